@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CommonModule, DatabaseModule, LoggingModule, SandboxConfigModule } from '@app/common';
+import type { DestinationStream } from 'pino';
+import { MIGRATIONS } from '../../../migrations';
+
+export interface AppModuleOptions {
+  /** The environment to validate; process.env in production, a test's own values in e2e tests. */
+  env: Record<string, string | undefined>;
+  /** Where log lines go; standard output when absent. */
+  logDestination?: DestinationStream;
+}
+
+/** Wires the libs into the one deployable. */
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        SandboxConfigModule.forRoot(options.env),
+        LoggingModule.forRoot({ destination: options.logDestination }),
+        DatabaseModule.forRoot({ migrations: MIGRATIONS }),
+        CommonModule,
+      ],
+    };
+  }
+}

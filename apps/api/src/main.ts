@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { configureHttp, InvalidConfiguration, SandboxConfig, DataDirLocked } from '@app/common';
+import { AppModule } from './app.module';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ env: process.env }), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  configureHttp(app);
+  app.enableShutdownHooks();
+  const config = app.get(SandboxConfig);
+  await app.listen(config.port);
+}
+
+bootstrap().catch((error: unknown) => {
+  // Before the logger exists, standard error is the only place to say why start-up stopped.
+  const known = error instanceof InvalidConfiguration || error instanceof DataDirLocked;
+  process.stderr.write(`${known ? (error as Error).message : (error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});

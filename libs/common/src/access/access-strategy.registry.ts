@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { AccessStrategy } from './access-strategy';
+
+/** Every AccessStrategy by name. Libs register theirs in onModuleInit. */
+@Injectable()
+export class AccessStrategyRegistry {
+  private readonly byName = new Map<string, AccessStrategy>();
+
+  register(strategy: AccessStrategy): void {
+    if (this.byName.has(strategy.name)) throw new Error(`Access strategy ${strategy.name} registered twice`);
+    this.byName.set(strategy.name, strategy);
+  }
+
+  get(name: string): AccessStrategy {
+    const strategy = this.byName.get(name);
+    if (!strategy) throw new Error(`No access strategy named ${name}`);
+    return strategy;
+  }
+}

@@ -1,0 +1,50 @@
+import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AccessGuard } from './access/access.guard';
+import { AccessStrategyRegistry } from './access/access-strategy.registry';
+import { AdminAccessStrategy, AdminKeyPassportStrategy } from './access/admin-key.strategy';
+import { Clock } from './clock/clock';
+import { ClockRepository } from './clock/clock.repository';
+import { SandboxClock } from './clock/sandbox-clock';
+import { ProblemDetailsFilter } from './errors/problem-details.filter';
+import { StrictValidationPipe } from './errors/validation.pipe';
+import { DatabaseHealth } from './health/database-health';
+import { HealthController } from './health/health.controller';
+import { ClockSyncMiddleware } from './http/clock-sync.middleware';
+import { JobLeaseRepository } from './jobs/job-lease.repository';
+import { JobRegistry } from './jobs/job.registry';
+import { JobRunner } from './jobs/job-runner';
+
+/**
+ * The shared kernel every lib relies on: the sandbox clock, the job runner, the deny-by-default
+ * guard with the admin policy, the problem-details filter, the strict validation pipe and health.
+ * Needs SandboxConfigModule, LoggingModule and DatabaseModule beside it (AppModule wires them).
+ */
+@Global()
+@Module({
+  imports: [ScheduleModule.forRoot(), PassportModule],
+  controllers: [HealthController],
+  providers: [
+    ClockRepository,
+    SandboxClock,
+    { provide: Clock, useExisting: SandboxClock },
+    JobRegistry,
+    JobLeaseRepository,
+    JobRunner,
+    AccessStrategyRegistry,
+    AdminKeyPassportStrategy,
+    AdminAccessStrategy,
+    DatabaseHealth,
+    { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+    { provide: APP_PIPE, useClass: StrictValidationPipe },
+  ],
+  exports: [Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry],
+})
+export class CommonModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ClockSyncMiddleware).forRoutes('*path');
+  }
+}

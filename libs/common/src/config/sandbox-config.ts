@@ -1,0 +1,145 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const ON = ['on', 'true', '1', 'yes'];
+const OFF = ['off', 'false', '0', 'no'];
+
+/** "on"/"off" (also true/false, 1/0, yes/no) → boolean; anything else stays as text and fails @IsBoolean. */
+const toSwitch = ({ value }: { value: unknown }) => {
+  const text = String(value).trim().toLowerCase();
+  if (ON.includes(text)) return true;
+  if (OFF.includes(text)) return false;
+  return value;
+};
+const toInteger = ({ value }: { value: unknown }) => (/^\s*-?\d+\s*$/.test(String(value)) ? Number(value) : value);
+/** An empty variable counts as unset. */
+const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Every environment variable the service reads, validated once at boot. Libs receive the typed
+ * SandboxConfig through DI and never read process.env.
+ */
+export class SandboxEnvironment {
+  @Transform(toInteger)
+  @IsInt({ message: 'PORT must be an integer between 0 and 65535' })
+  @Min(0, { message: 'PORT must be an integer between 0 and 65535' })
+  @Max(65535, { message: 'PORT must be an integer between 0 and 65535' })
+  PORT: number = 3000;
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  @MinLength(1, { message: 'DATA_DIR must be a directory path (or memory:// for a throwaway database)' })
+  DATA_DIR: string = './.data';
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_API_KEY must be at least 16 characters long' })
+  @MaxLength(512, { message: 'ADMIN_API_KEY must be at most 512 characters long' })
+  ADMIN_API_KEY?: string;
+
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'DOWNTIME_CALENDAR must be on or off' })
+  DOWNTIME_CALENDAR: boolean = true;
+
+  @Matches(/^\d{12}$/, { message: 'DEFAULT_SANDBOX_USER must be a 12-digit personal number YYYYMMDDNNNC' })
+  DEFAULT_SANDBOX_USER: string = '191212121212';
+
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'SEED_DEMO must be on or off' })
+  SEED_DEMO: boolean = true;
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,512}$/, { message: 'DEMO_PARTNER_KEY must be 16 to 512 visible ASCII characters' })
+  DEMO_PARTNER_KEY?: string;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'JOBS_INTERVAL_MS must be an integer (milliseconds; 0 turns the schedule off)' })
+  @Min(0, { message: 'JOBS_INTERVAL_MS must not be negative' })
+  JOBS_INTERVAL_MS: number = 5000;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'PRE_APPROVAL_DECISION_DELAY_S must be an integer number of seconds' })
+  @Min(0, { message: 'PRE_APPROVAL_DECISION_DELAY_S must not be negative' })
+  PRE_APPROVAL_DECISION_DELAY_S: number = 30;
+
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'TRUST_PROXY must be on or off' })
+  TRUST_PROXY: boolean = false;
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
+}
+
+export class InvalidConfiguration extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'InvalidConfiguration';
+  }
+}
+
+const KNOWN = new Set(Object.keys(new SandboxEnvironment()).concat(['DATABASE_URL', 'ADMIN_API_KEY', 'DEMO_PARTNER_KEY']));
+
+/** Validates the environment; throws InvalidConfiguration naming every bad variable. */
+export function validateEnvironment(raw: Record<string, unknown>): SandboxEnvironment {
+  const known = Object.fromEntries(Object.entries(raw).filter(([key, value]) => KNOWN.has(key) && value !== undefined));
+  const env = plainToInstance(SandboxEnvironment, known, { exposeDefaultValues: true });
+  const errors = validateSync(env, { stopAtFirstError: true });
+  if (errors.length > 0) {
+    throw new InvalidConfiguration(
+      errors.map((e) => `${Object.values(e.constraints ?? {}).join(', ')} (got ${JSON.stringify(mask(e.property, raw[e.property]))})`),
+    );
+  }
+  return env;
+}
+
+function mask(name: string, value: unknown): unknown {
+  return /KEY/.test(name) && typeof value === 'string' ? `${value.length} characters` : value;
+}
+
+/** The typed configuration every module receives through DI. */
+export class SandboxConfig {
+  readonly port: number;
+  /** Unset: the embedded PostgreSQL under dataDir. */
+  readonly databaseUrl: string | undefined;
+  /** `memory://` keeps the embedded database in memory (tests, throwaway instances). */
+  readonly dataDir: string;
+  /** Unset: every /admin route answers 403. */
+  readonly adminApiKey: string | undefined;
+  readonly downtimeCalendar: boolean;
+  readonly defaultSandboxUser: string;
+  readonly seedDemo: boolean;
+  readonly demoPartnerKey: string | undefined;
+  /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
+  readonly jobsIntervalMs: number;
+  readonly preApprovalDecisionDelayS: number;
+  readonly trustProxy: boolean;
+  readonly logLevel: LogLevel;
+
+  constructor(env: SandboxEnvironment) {
+    this.port = env.PORT;
+    this.databaseUrl = env.DATABASE_URL;
+    this.dataDir = env.DATA_DIR;
+    this.adminApiKey = env.ADMIN_API_KEY;
+    this.downtimeCalendar = env.DOWNTIME_CALENDAR;
+    this.defaultSandboxUser = env.DEFAULT_SANDBOX_USER;
+    this.seedDemo = env.SEED_DEMO;
+    this.demoPartnerKey = env.DEMO_PARTNER_KEY;
+    this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
+    this.preApprovalDecisionDelayS = env.PRE_APPROVAL_DECISION_DELAY_S;
+    this.trustProxy = env.TRUST_PROXY;
+    this.logLevel = env.LOG_LEVEL;
+  }
+
+  get embeddedInMemory(): boolean {
+    return !this.databaseUrl && this.dataDir === 'memory://';
+  }
+}

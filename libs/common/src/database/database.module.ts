@@ -1,0 +1,103 @@
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { SandboxConfig } from '../config/sandbox-config';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+export interface DatabaseModuleOptions {
+  /** Migration classes in order (imported, never globbed, so the build emits them as files). */
+  migrations: MixedList<Function>;
+}
+
+/** A key for pg_advisory_lock: several instances starting together migrate one at a time. */
+const MIGRATION_LOCK_KEY = 727_271_001;
+
+/** Owns the embedded database so that it stops after the last connection closed. */
+class SandboxDataSource extends DataSource {
+  constructor(
+    options: DataSourceOptions,
+    private readonly embedded: EmbeddedPostgres | null,
+  ) {
+    super(options);
+  }
+
+  override async destroy(): Promise<void> {
+    try {
+      if (this.isInitialized) await super.destroy();
+    } finally {
+      await this.embedded?.stop();
+    }
+  }
+}
+
+/**
+ * TypeORM on PostgreSQL: the server named by DATABASE_URL, else the embedded PostgreSQL under
+ * DATA_DIR. The schema comes only from migrations, run at start; never `synchronize`.
+ */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    let embedded: EmbeddedPostgres | null = null;
+    return TypeOrmModule.forRootAsync({
+      inject: [SandboxConfig],
+      useFactory: async (config: SandboxConfig): Promise<TypeOrmModuleOptions> => {
+        const common = {
+          type: 'postgres' as const,
+          autoLoadEntities: true,
+          synchronize: false,
+          migrationsRun: false,
+          migrations: options.migrations,
+          migrationsTransactionMode: 'each' as const,
+          installExtensions: false,
+          uuidExtension: 'pgcrypto' as const,
+          useUTC: true,
+          retryAttempts: 0,
+        };
+        if (config.databaseUrl) {
+          return { ...common, url: config.databaseUrl, extra: { max: 10, connectionTimeoutMillis: 10_000 } };
+        }
+        embedded = await EmbeddedPostgres.start(config.dataDir);
+        return {
+          ...common,
+          host: embedded.host,
+          port: embedded.port,
+          username: 'postgres',
+          password: 'postgres',
+          database: 'postgres',
+          // One PGlite session behind the socket: a second connection would interleave with the
+          // first. The timeout makes code that wrongly asks for a second one fail instead of hang.
+          extra: { max: 1, connectionTimeoutMillis: 5_000 },
+        };
+      },
+      dataSourceFactory: async (dataSourceOptions) => {
+        const dataSource = new SandboxDataSource(dataSourceOptions as DataSourceOptions, embedded);
+        try {
+          await dataSource.initialize();
+          await migrate(dataSource, embedded === null);
+        } catch (error) {
+          await dataSource.destroy().catch(() => undefined);
+          throw error;
+        }
+        return dataSource;
+      },
+    });
+  }
+}
+
+async function migrate(dataSource: DataSource, sharedServer: boolean): Promise<void> {
+  const logger = new Logger('Database');
+  if (!sharedServer) {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    if (applied.length > 0) logger.log(`applied ${applied.length} migration(s)`);
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The one catalogue of problem codes (contract §2). Each code has a meaning (`kind`); only the
+ * problem-details filter turns kinds into HTTP statuses. Add codes here, never inline.
+ */
+export type DomainErrorKind =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_state'
+  | 'gone'
+  | 'payload_too_large'
+  | 'too_many_requests'
+  | 'internal'
+  | 'not_implemented'
+  | 'unavailable';
+
+export const ERROR_CATALOGUE = {
+  VALIDATION_FAILED: 'invalid_input',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  ROLE_NOT_IN_CERTIFICATE: 'forbidden',
+  SCOPE_NOT_GRANTED: 'forbidden',
+  TOKEN_KIND_NOT_ALLOWED: 'forbidden',
+  NOT_FOUND: 'not_found',
+  CONFLICT: 'conflict',
+  INVALID_STATE: 'invalid_state',
+  RFA4_SIGNING_IN_PROGRESS: 'conflict',
+  POLLING_TOO_FAST: 'too_many_requests',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  PLANNED_DOWNTIME: 'unavailable',
+  DATABASE_UNAVAILABLE: 'unavailable',
+  VERSION_WITHDRAWN: 'gone',
+  NOT_SIMULATED: 'not_implemented',
+  INTERNAL_ERROR: 'internal',
+} as const satisfies Record<string, DomainErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * A failure a client can act on. Thrown by services and entities; rendered once, by
+ * ProblemDetailsFilter. `message` becomes `reason.message` and is shown to the client, so it must
+ * never carry a secret.
+ */
+export class DomainError extends Error {
+  readonly kind: DomainErrorKind;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Response headers that belong to this failure (e.g. Retry-After). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.kind = ERROR_CATALOGUE[code];
+  }
+}
+
+/** Bad input: 400 VALIDATION_FAILED whose message names the field, header or path segment. */
+export class ValidationFailed extends DomainError {
+  constructor(message: string) {
+    super('VALIDATION_FAILED', message);
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor(message = 'Missing or invalid credentials.') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}

@@ -1,0 +1,37 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { SandboxConfig } from '../config/sandbox-config';
+import { DomainError } from '../errors/domain-error';
+import { setupOpenApi } from '../openapi/openapi';
+
+/** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export class PayloadTooLarge extends DomainError {
+  constructor() {
+    super('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit of 1 MB.');
+  }
+}
+
+/**
+ * Everything about the HTTP layer that is not a module: the logger, proxy trust, body parsers with
+ * the 1 MB limit (any content type: a declared length over the limit is refused before reading),
+ * and the OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
+ * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
+ */
+export function configureHttp(app: INestApplication): void {
+  const express = app as NestExpressApplication;
+  const config = app.get(SandboxConfig);
+  express.useLogger(app.get(Logger));
+  express.disable('x-powered-by');
+  express.set('trust proxy', config.trustProxy);
+  express.use((req: Request, _res: Response, next: NextFunction) => {
+    const declared = Number(req.headers['content-length']);
+    next(Number.isFinite(declared) && declared > BODY_LIMIT_BYTES ? new PayloadTooLarge() : undefined);
+  });
+  express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
+  setupOpenApi(app);
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/**
+ * Row leases in job_lease: one row per job, claimed by one instance at a time with a single
+ * conditional upsert, so several instances on one database never run a job twice at once. A lease
+ * left by a crashed instance expires after its duration. Lease times are real (database) time, not
+ * sandbox time: they guard processes, not bank rules.
+ */
+@Injectable()
+export class JobLeaseRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async claim(job: string, holder: string, leaseMs: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO job_lease (name, holder, leased_until)
+       VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3::double precision / 1000))
+       ON CONFLICT (name) DO UPDATE
+          SET holder = EXCLUDED.holder, leased_until = EXCLUDED.leased_until
+        WHERE job_lease.holder IS NULL OR job_lease.leased_until < clock_timestamp()
+       RETURNING name`,
+      [job, holder, leaseMs],
+    );
+    return rows.length === 1;
+  }
+
+  async release(job: string, holder: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE job_lease SET holder = NULL, leased_until = NULL, last_run_at = clock_timestamp()
+        WHERE name = $1 AND holder = $2`,
+      [job, holder],
+    );
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { SandboxClock } from '../clock/sandbox-clock';
+import { SandboxConfig } from '../config/sandbox-config';
+import { JobLeaseRepository } from './job-lease.repository';
+import { JobRegistry } from './job.registry';
+import { SandboxJob } from './sandbox-job';
+
+const LEASE_MS = 60_000;
+const CLAIM_RETRY_MS = 50;
+const CLAIM_WAIT_LIMIT_MS = 2 * LEASE_MS;
+const INTERVAL_NAME = 'sandbox-jobs';
+
+export class JobClaimTimeout extends Error {
+  constructor(job: string) {
+    super(`Job ${job} stayed claimed by another instance for longer than ${CLAIM_WAIT_LIMIT_MS} ms`);
+  }
+}
+
+/**
+ * Runs every registered job each JOBS_INTERVAL_MS (contract §6), each run claiming its job in the
+ * database first; a job claimed elsewhere is skipped until the next tick. `runAllNow` (POST
+ * /admin/jobs/run) waits for such a claim instead of skipping.
+ */
+@Injectable()
+export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobRunner.name);
+  /** This instance, as a lease holder. */
+  private readonly holder = randomUUID();
+  private ticking = false;
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly leases: JobLeaseRepository,
+    private readonly clock: SandboxClock,
+    private readonly config: SandboxConfig,
+    private readonly scheduler: SchedulerRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.jobsIntervalMs <= 0) return;
+    const timer = setInterval(() => void this.tick(), this.config.jobsIntervalMs);
+    timer.unref();
+    this.scheduler.addInterval(INTERVAL_NAME, timer);
+  }
+
+  onApplicationShutdown(): void {
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+  }
+
+  /** One scheduled pass: every job whose lease is free; a pass still running skips the next. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      for (const job of this.registry.all()) {
+        // One failing job (already logged) must not keep the others from running.
+        await this.tryRun(job).catch(() => undefined);
+      }
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async tryRun(job: SandboxJob): Promise<void> {
+    if (await this.leases.claim(job.name, this.holder, LEASE_MS)) await this.runClaimed(job);
+  }
+
+  /** Every job once, now, each after its claim (waiting while another instance holds it). */
+  async runAllNow(): Promise<string[]> {
+    const ran: string[] = [];
+    for (const job of this.registry.all()) {
+      await this.claimWaiting(job.name);
+      await this.runClaimed(job);
+      ran.push(job.name);
+    }
+    return ran;
+  }
+
+  private async claimWaiting(job: string): Promise<void> {
+    const started = Date.now();
+    while (!(await this.leases.claim(job, this.holder, LEASE_MS))) {
+      if (Date.now() - started > CLAIM_WAIT_LIMIT_MS) throw new JobClaimTimeout(job);
+      await delay(CLAIM_RETRY_MS);
+    }
+  }
+
+  private async runClaimed(job: SandboxJob): Promise<void> {
+    try {
+      await this.clock.sync();
+      await job.run();
+    } catch (error) {
+      this.logger.error({ err: error, job: job.name }, 'job failed');
+      throw error;
+    } finally {
+      await this.leases.release(job.name, this.holder);
+    }
+  }
+}

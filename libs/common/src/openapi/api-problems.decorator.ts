@@ -1,0 +1,81 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiResponse } from '@nestjs/swagger';
+import { STATUS_CODES } from 'node:http';
+import { ERROR_CATALOGUE, ErrorCode } from '../errors/domain-error';
+
+export class ProblemReasonDto {
+  @ApiProperty({ enum: Object.keys(ERROR_CATALOGUE), example: 'VALIDATION_FAILED' })
+  code: string;
+
+  @ApiProperty({ example: 'name must be a string' })
+  message: string;
+}
+
+/** Every error outside the OAuth token endpoints (bank §2.8, contract §2). */
+export class ProblemDto {
+  @ApiProperty({ enum: ['about:blank'] })
+  type: 'about:blank';
+
+  @ApiProperty({ description: 'The HTTP reason phrase', example: 'Bad Request' })
+  title: string;
+
+  @ApiProperty({ example: 400 })
+  status: number;
+
+  @ApiProperty({ description: 'The request path', example: '/admin/users/191212121212' })
+  instance: string;
+
+  @ApiProperty({ type: ProblemReasonDto })
+  reason: ProblemReasonDto;
+}
+
+const DEFAULT_CODE: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'INVALID_STATE',
+  410: 'VERSION_WITHDRAWN',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'POLLING_TOO_FAST',
+  500: 'INTERNAL_ERROR',
+  501: 'NOT_SIMULATED',
+  503: 'PLANNED_DOWNTIME',
+};
+
+export interface ProblemExample {
+  status: number;
+  code?: ErrorCode;
+  description?: string;
+  message?: string;
+}
+
+/**
+ * Documents the problem responses of a route as application/problem+json, one per status, each
+ * with an example body: `@ApiProblems(400, 404)` or `@ApiProblems({ status: 409, code: … })`.
+ */
+export function ApiProblems(...problems: Array<number | ProblemExample>) {
+  return applyDecorators(
+    ...problems.map((problem) => {
+      const p = typeof problem === 'number' ? { status: problem } : problem;
+      const code = p.code ?? DEFAULT_CODE[p.status] ?? 'INTERNAL_ERROR';
+      const title = STATUS_CODES[p.status] ?? 'Error';
+      return ApiResponse({
+        status: p.status,
+        description: p.description ?? `${title} (${code})`,
+        content: {
+          'application/problem+json': {
+            schema: { $ref: '#/components/schemas/ProblemDto' },
+            example: {
+              type: 'about:blank',
+              title,
+              status: p.status,
+              instance: '/path/of/the/request',
+              reason: { code, message: p.message ?? `${title}: see reason.code` },
+            },
+          },
+        },
+      });
+    }),
+  );
+}

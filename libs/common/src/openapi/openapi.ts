@@ -1,0 +1,31 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
+
+export const OPENAPI_JSON_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Bank API sandbox')
+    .setDescription(
+      'A sandbox of a Swedish bank\'s open-banking (PSD2) and partner interfaces, with the sandbox\'s own ' +
+        'admin and helper routes. Errors are application/problem+json (bank §2.8) except on the OAuth ' +
+        'token endpoints. Time rules follow the sandbox clock (/admin/clock).',
+    )
+    .setVersion('1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' }, 'admin')
+    .build();
+  return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] });
+}
+
+/** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1). */
+export function setupOpenApi(app: INestApplication): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup(DOCS_PATH, app, document, {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    yamlDocumentUrl: '/openapi.yaml',
+    customSiteTitle: 'Bank API sandbox',
+  });
+  return document;
+}

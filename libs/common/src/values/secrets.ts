@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Keys and tokens are stored as their SHA-256 (hex); the clear value is shown once, at issue. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of a presented secret with a stored SHA-256 hex digest. */
+export function secretMatchesHash(presented: string, storedHashHex: string): boolean {
+  const presentedHash = createHash('sha256').update(presented, 'utf8').digest();
+  const stored = Buffer.from(storedHashHex, 'hex');
+  return stored.length === presentedHash.length && timingSafeEqual(presentedHash, stored);
+}
+
+/** A new opaque secret: 32 random bytes, base64url (43 characters). */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

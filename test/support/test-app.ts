@@ -1,0 +1,91 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { configureHttp, SandboxClock } from '@app/common';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { AppModule } from '../../apps/api/src/app.module';
+import { freshDatabase, TestDatabase } from './test-db';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+
+/**
+ * The sandbox clock every test file starts from: a Tuesday morning outside every planned downtime
+ * window of bank §8 (today, 2026-11-22 04:00–07:45 Stockholm, is inside one).
+ */
+export const BASE_TIME = '2026-11-24T10:00:00+01:00';
+
+/** The environment of every test app, before a test's own overrides. */
+const TEST_ENV: Record<string, string> = {
+  ADMIN_API_KEY: ADMIN_KEY,
+  SEED_DEMO: 'off',
+  JOBS_INTERVAL_MS: '0',
+  LOG_LEVEL: 'warn',
+  DOWNTIME_CALENDAR: 'on',
+};
+
+export interface TestApp {
+  app: INestApplication;
+  /** supertest agent on the app's HTTP server. */
+  http: ReturnType<typeof request>;
+  db: TestDatabase;
+  /** Every log line the app wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** An admin request with the test key. */
+  admin: AdminClient;
+  get<T>(token: new (...args: never[]) => T): T;
+  close(): Promise<void>;
+}
+
+export type AdminClient = ReturnType<typeof adminClient>;
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Share a database with another app (two instances on one server database). */
+  db?: TestDatabase;
+  /** Leave the clock alone (default: pinned to BASE_TIME, running). */
+  keepClock?: boolean;
+}
+
+/** Builds the whole AppModule on a fresh database, configured exactly as main.ts does. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = options.db ?? (await freshDatabase());
+  const logs: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const env = { ...TEST_ENV, ...db.env, ...options.env };
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot({ env, logDestination: destination })],
+  }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
+  configureHttp(app);
+  await app.init();
+  const http = request(app.getHttpServer());
+  const testApp: TestApp = {
+    app,
+    http,
+    db,
+    logs,
+    admin: adminClient(http),
+    get: (token) => app.get(token),
+    close: async () => {
+      await app.close();
+      if (!options.db) await db.drop();
+    },
+  };
+  if (!options.keepClock) await app.get(SandboxClock).set(new Date(BASE_TIME), false);
+  return testApp;
+}
+
+function adminClient(http: ReturnType<typeof request>) {
+  const auth = { Authorization: `Bearer ${ADMIN_KEY}` };
+  return {
+    get: (path: string) => http.get(path).set(auth),
+    put: (path: string, body?: object) => http.put(path).set(auth).send(body),
+    post: (path: string, body?: object) => http.post(path).set(auth).send(body),
+    delete: (path: string) => http.delete(path).set(auth),
+  };
+}
