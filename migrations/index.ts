@@ -1,4 +1,12 @@
 import { CommonCreateClockAndJobLeases1763800000000 } from './1763800000000-CommonCreateClockAndJobLeases';
+import { DirectoryCreateUsersPartnersTpps1763800000100 } from './1763800000100-DirectoryCreateUsersPartnersTpps';
+import { SavingsCreateAccounts1763800000200 } from './1763800000200-SavingsCreateAccounts';
+import { SandboxCreateMeta1763800000300 } from './1763800000300-SandboxCreateMeta';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
-export const MIGRATIONS = [CommonCreateClockAndJobLeases1763800000000];
+export const MIGRATIONS = [
+  CommonCreateClockAndJobLeases1763800000000,
+  DirectoryCreateUsersPartnersTpps1763800000100,
+  SavingsCreateAccounts1763800000200,
+  SandboxCreateMeta1763800000300,
+];

@@ -1,5 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CommonModule, DatabaseModule, LoggingModule, SandboxConfigModule } from '@app/common';
+import { DirectoryModule } from '@app/directory';
+import { EidModule } from '@app/eid';
+import { SandboxModule } from '@app/sandbox';
+import { SavingsModule } from '@app/savings';
 import type { DestinationStream } from 'pino';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -21,6 +25,10 @@ export class AppModule {
         LoggingModule.forRoot({ destination: options.logDestination }),
         DatabaseModule.forRoot({ migrations: MIGRATIONS }),
         CommonModule,
+        EidModule,
+        DirectoryModule,
+        SavingsModule,
+        SandboxModule,
       ],
     };
   }

@@ -16,6 +16,7 @@ import { ClockSyncMiddleware } from './http/clock-sync.middleware';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
 import { JobRunner } from './jobs/job-runner';
+import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
 
 /**
  * The shared kernel every lib relies on: the sandbox clock, the job runner, the deny-by-default
@@ -37,11 +38,13 @@ import { JobRunner } from './jobs/job-runner';
     AdminKeyPassportStrategy,
     AdminAccessStrategy,
     DatabaseHealth,
+    PersonalNumberReader,
+    PersonalNumberPipe,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
   ],
-  exports: [Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry],
+  exports: [Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

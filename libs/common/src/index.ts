@@ -25,6 +25,7 @@ export { ApiProblems, ProblemDto } from './openapi/api-problems.decorator';
 export { buildOpenApiDocument, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/openapi';
 export { parsePersonalNumber, PERSONAL_NUMBER_RULE } from './values/personal-number';
 export type { PersonalNumber } from './values/personal-number';
+export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
 export { hashSecret, secretMatchesHash, newSecret } from './values/secrets';

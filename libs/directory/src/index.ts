@@ -1,0 +1,13 @@
+export { DirectoryModule } from './directory.module';
+export { UserService } from './users/user.service';
+export type { SandboxUser, UserSettings } from './users/sandbox-user';
+export { CREDIT_DECISIONS } from './users/sandbox-user.entity';
+export type { CreditDecision } from './users/sandbox-user.entity';
+export { PartnerService } from './partners/partner.service';
+export type { Partner, IssuedPartner } from './partners/partner';
+export { TppRegistry } from './tpps/tpp-registry.service';
+export type { Tpp, TppIdentity, TppSettings } from './tpps/tpp';
+export { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S } from './tpps/tpp.entity';
+export { UnknownUser } from './directory.errors';
+export { PSD2_ROLES, readPsd2Certificate, issueTestCertificate, UnreadableCertificate } from './certificates/psd2-certificate';
+export type { Psd2Role, Psd2Certificate, IssueTestCertificateOptions } from './certificates/psd2-certificate';

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { hashSecret, newSecret } from '@app/common';
+import { PartnerKeyTaken } from '../directory.errors';
+import { IssuedPartner, Partner } from './partner';
+import { PartnerRepository } from './partner.repository';
+
+/** Partners and their api keys (contract §8): keys are stored as SHA-256 only. */
+@Injectable()
+export class PartnerService {
+  constructor(private readonly partners: PartnerRepository) {}
+
+  /** A new partner with the given key (a partner's CI may want a known value) or a random one. */
+  async register(name: string, apiKey: string | undefined, manager?: EntityManager): Promise<IssuedPartner> {
+    const key = apiKey ?? newSecret();
+    const partner = await this.partners.insert(name, hashSecret(key), manager);
+    if (!partner) throw new PartnerKeyTaken();
+    return { ...partner, apiKey: key };
+  }
+
+  /**
+   * The partner holding `apiKey`, registering it under `name` if none does (fixtures and the demo
+   * partner are loaded again on every start without creating duplicates).
+   */
+  async ensure(name: string, apiKey: string, manager?: EntityManager): Promise<IssuedPartner> {
+    const hash = hashSecret(apiKey);
+    const partner = (await this.partners.insert(name, hash, manager)) ?? (await this.partners.findByKeyHash(hash, manager));
+    if (!partner) throw new PartnerKeyTaken();
+    return { ...partner, apiKey };
+  }
+
+  /** The partner a presented key belongs to (looked up by its hash), or null. */
+  authenticate(apiKey: string): Promise<Partner | null> {
+    return this.partners.findByKeyHash(hashSecret(apiKey));
+  }
+}

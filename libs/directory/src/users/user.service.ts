@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { PersonalNumber } from '@app/common';
+import { DEFAULT_EID_BEHAVIOUR } from '@app/eid';
+import { UnknownUser } from '../directory.errors';
+import { SandboxUser, UserSettings } from './sandbox-user';
+import { UserRepository } from './user.repository';
+
+/** The sandbox users (PSUs) of contract §4 and §8. */
+@Injectable()
+export class UserService {
+  constructor(private readonly users: UserRepository) {}
+
+  /** PUT semantics: the whole user is replaced, omitted settings take their defaults. */
+  async put(personalNumber: PersonalNumber, settings: UserSettings, manager?: EntityManager): Promise<{ user: SandboxUser; created: boolean }> {
+    const user: SandboxUser = {
+      personalNumber,
+      name: settings.name,
+      kycCompleted: settings.kycCompleted,
+      eidBehaviour: settings.eidBehaviour ?? DEFAULT_EID_BEHAVIOUR,
+      busyElsewhere: settings.busyElsewhere ?? false,
+      creditDecision: settings.creditDecision ?? null,
+    };
+    const { created } = await this.users.upsert(user, manager);
+    return { user, created };
+  }
+
+  find(personalNumber: PersonalNumber, manager?: EntityManager): Promise<SandboxUser | null> {
+    return this.users.find(personalNumber, manager);
+  }
+
+  /** The user, or 404 NOT_FOUND. */
+  async require(personalNumber: PersonalNumber, manager?: EntityManager): Promise<SandboxUser> {
+    const user = await this.users.find(personalNumber, manager);
+    if (!user) throw new UnknownUser(personalNumber);
+    return user;
+  }
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { PSD2_ROLES, type Psd2Role } from '@app/directory';
+import { ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
+
+/** "PSP_AI,PSP_PI" → ['PSP_AI', 'PSP_PI']; "" → []. */
+const commaList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((role) => role.trim()).filter(Boolean) : value;
+
+/** GET /sandbox/test-certificate (contract §3). */
+export class TestCertificateQueryDto {
+  @ApiPropertyOptional({
+    type: String,
+    example: 'PSP_AI,PSP_PI',
+    description: `Comma-separated PSD2 roles (${PSD2_ROLES.join(', ')}); may be empty. PSP_AI grants scope AIS, PSP_PI scope PIS.`,
+  })
+  @IsOptional()
+  @Transform(commaList)
+  @IsIn(PSD2_ROLES, { each: true, message: `roles must be a comma-separated list of ${PSD2_ROLES.join(', ')}` })
+  roles?: Psd2Role[];
+
+  @ApiPropertyOptional({
+    example: 'PSDSE-FINA-12345',
+    description: 'The organizationIdentifier that identifies the TPP; a new random one when absent.',
+  })
+  @IsOptional()
+  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
+  organization_id?: string;
+}
+
+export class TestCertificateResponseDto {
+  @ApiProperty({ description: 'Base64 of the DER certificate: the value of the X-PSD2-CLIENT-TEST-CERT header.' })
+  certificate: string;
+
+  @ApiProperty({ example: 'PSDSE-FINA-12345' })
+  organization_id: string;
+
+  @ApiProperty({ example: ['PSP_AI', 'PSP_PI'], enum: PSD2_ROLES, isArray: true })
+  roles: Psd2Role[];
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, ApiProblems } from '@app/common';
+import { AdminClockService } from './admin-clock.service';
+import { AdvanceClockDto, ClockResponseDto, SetClockDto } from './clock.dto';
+
+@ApiTags('Admin')
+@AdminOnly()
+@ApiProblems(401, 403)
+@Controller('admin/clock')
+export class AdminClockController {
+  constructor(private readonly service: AdminClockService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The sandbox clock', description: 'Every time rule reads this clock (contract §6).' })
+  @ApiOkResponse({ type: ClockResponseDto })
+  readClock(): Promise<ClockResponseDto> {
+    return this.service.read();
+  }
+
+  @Put()
+  @ApiOperation({ summary: 'Set the sandbox clock', description: 'Runs on from `now`, or stands still with `frozen: true`. Every instance sees it within a second.' })
+  @ApiOkResponse({ type: ClockResponseDto })
+  @ApiProblems(400)
+  setClock(@Body() dto: SetClockDto): Promise<ClockResponseDto> {
+    return this.service.set(dto.now, dto.frozen ?? false);
+  }
+
+  @Post('advance')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Move the sandbox clock forward', description: 'A frozen clock stays frozen.' })
+  @ApiOkResponse({ type: ClockResponseDto })
+  @ApiProblems(400)
+  advanceClock(@Body() dto: AdvanceClockDto): Promise<ClockResponseDto> {
+    return this.service.advance(dto.seconds);
+  }
+
+  @Delete()
+  @ApiOperation({ summary: 'Return to real time' })
+  @ApiOkResponse({ type: ClockResponseDto })
+  resetClock(): Promise<ClockResponseDto> {
+    return this.service.reset();
+  }
+}

@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsISO8601, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+
+const HUNDRED_YEARS_S = 3_155_760_000;
+
+/** PUT /admin/clock (contract §6). */
+export class SetClockDto {
+  @ApiProperty({ example: '2026-11-24T10:00:00+01:00', description: 'ISO 8601 with a time-zone offset or Z' })
+  @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 timestamp, e.g. 2026-11-24T10:00:00+01:00' })
+  @Matches(/T.*(Z|[+-]\d{2}:?\d{2})$/i, { message: 'now must carry a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00' })
+  now: string;
+
+  @ApiPropertyOptional({ default: false, description: 'true: time stands still until moved' })
+  @IsOptional()
+  @IsBoolean()
+  frozen?: boolean;
+}
+
+/** POST /admin/clock/advance (contract §6). */
+export class AdvanceClockDto {
+  @ApiProperty({ example: 3600, minimum: 0, description: 'Seconds to move forward (fractions to the millisecond)' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 3 }, { message: 'seconds must be a number' })
+  @Min(0, { message: 'seconds must not be negative: the clock only moves forward' })
+  @Max(HUNDRED_YEARS_S, { message: 'seconds must be at most 100 years' })
+  seconds: number;
+}
+
+export class ClockResponseDto {
+  @ApiProperty({ example: '2026-11-24T09:00:00.000Z' })
+  now: string;
+
+  @ApiProperty()
+  frozen: boolean;
+}

@@ -1,0 +1,27 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, ApiProblems, JobRunner } from '@app/common';
+
+export class JobsRunResponseDto {
+  @ApiProperty({ type: [String], description: 'The jobs that ran, in order' })
+  ran: string[];
+}
+
+@ApiTags('Admin')
+@AdminOnly()
+@ApiProblems(401, 403)
+@Controller('admin/jobs')
+export class AdminJobsController {
+  constructor(private readonly jobs: JobRunner) {}
+
+  @Post('run')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run every scheduled job once, now',
+    description: 'Waits for a job another instance is running instead of skipping it, and answers when all are done (contract §6).',
+  })
+  @ApiOkResponse({ type: JobsRunResponseDto })
+  async runJobs(): Promise<JobsRunResponseDto> {
+    return { ran: await this.jobs.runAllNow() };
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+
+export const API_KEY_PATTERN = /^[\x21-\x7e]{16,512}$/;
+
+/** POST /admin/partners (contract §8). */
+export class CreatePartnerDto {
+  @ApiProperty({ example: 'Mäklarbyrån AB', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiPropertyOptional({
+    description: 'A key of your choosing (16–512 visible ASCII characters), e.g. a value your CI knows; random when absent.',
+    example: 'ci-partner-key-0123456789',
+  })
+  @IsOptional()
+  @Matches(API_KEY_PATTERN, { message: 'api_key must be 16 to 512 visible ASCII characters' })
+  api_key?: string;
+}
+
+export class PartnerCreatedDto {
+  @ApiProperty({ format: 'uuid' })
+  partner_id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'Shown only here: the sandbox keeps only its SHA-256.' })
+  api_key: string;
+}

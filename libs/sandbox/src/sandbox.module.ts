@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { DirectoryModule } from '@app/directory';
+import { SavingsModule } from '@app/savings';
+import { TestCertificateController } from './certificates/test-certificate.controller';
+import { TestCertificateService } from './certificates/test-certificate.service';
+import { AdminClockController } from './clock/admin-clock.controller';
+import { AdminClockService } from './clock/admin-clock.service';
+import { AdminJobsController } from './jobs/admin-jobs.controller';
+import { AdminPartnersController } from './partners/admin-partners.controller';
+import { AdminSeedController } from './seed/admin-seed.controller';
+import { DemoSeeder } from './seed/demo-seeder';
+import { SeedService } from './seed/seed.service';
+import { AdminTppsController } from './tpps/admin-tpps.controller';
+import { AdminUsersController } from './users/admin-users.controller';
+import { AdminUsersService } from './users/admin-users.service';
+
+/** Every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services. */
+@Module({
+  imports: [DirectoryModule, SavingsModule],
+  controllers: [
+    AdminUsersController,
+    AdminPartnersController,
+    AdminTppsController,
+    AdminClockController,
+    AdminJobsController,
+    AdminSeedController,
+    TestCertificateController,
+  ],
+  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService],
+  exports: [SeedService],
+})
+export class SandboxModule {}

@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, ApiProblems } from '@app/common';
+import { SeedFixtureDto, SeedResultDto } from './seed.dto';
+import { SeedService } from './seed.service';
+
+@ApiTags('Admin')
+@AdminOnly()
+@ApiProblems(401, 403)
+@Controller('admin/seed')
+export class AdminSeedController {
+  constructor(private readonly seed: SeedService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Load a fixture: users with accounts, partners, TPP settings',
+    description: 'All or nothing, in one transaction. The same file loads offline with `npm run cli -- seed <file>`. Its JSON schema is SeedFixtureDto.',
+  })
+  @ApiBody({ type: SeedFixtureDto })
+  @ApiOkResponse({ type: SeedResultDto })
+  @ApiProblems(400, 413, { status: 409, code: 'CONFLICT', description: 'An account_number or api_key belongs to someone else' })
+  loadFixture(@Body() fixture: SeedFixtureDto): Promise<SeedResultDto> {
+    return this.seed.load(fixture);
+  }
+}

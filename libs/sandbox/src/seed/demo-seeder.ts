@@ -1,0 +1,92 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DataSource, EntityManager } from 'typeorm';
+import { newSecret, PersonalNumber, SandboxConfig } from '@app/common';
+import { PartnerService, UserService } from '@app/directory';
+import { AccountService } from '@app/savings';
+
+export const DEMO_PARTNER_NAME = 'Demo Partner';
+export const DEMO_PARTNER_KEY_FILE = 'demo-partner-key';
+
+/** The demo set of contract §8. */
+const DEMO_USERS = [
+  {
+    personalNumber: '191212121212',
+    settings: { name: 'Tolvan Tolvansson', kycCompleted: true },
+    accounts: [
+      { name: 'Lönekonto', currency: 'SEK', balanceMinor: 2_500_000n },
+      { name: 'Sparkonto', currency: 'SEK', balanceMinor: 15_000_000n },
+    ],
+  },
+  {
+    personalNumber: '198112189876',
+    settings: { name: 'Sven Svensson', kycCompleted: false },
+    accounts: [{ name: 'Lönekonto', currency: 'SEK', balanceMinor: 1_000_000n }],
+  },
+];
+
+/**
+ * With SEED_DEMO on, seeds the demo set once per database (the claim is a row in sandbox_meta,
+ * inserted in the same transaction). The demo partner's key is DEMO_PARTNER_KEY if set (ensured on
+ * every start, so the configured key always works), else random; it is printed once and written
+ * to DATA_DIR/demo-partner-key.
+ */
+@Injectable()
+export class DemoSeeder implements OnApplicationBootstrap {
+  private readonly logger = new Logger(DemoSeeder.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: SandboxConfig,
+    private readonly users: UserService,
+    private readonly accounts: AccountService,
+    private readonly partners: PartnerService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.seedDemo) return;
+    const key = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.claim(manager))) return null;
+      for (const user of DEMO_USERS) {
+        const personalNumber = user.personalNumber as PersonalNumber;
+        await this.users.put(personalNumber, user.settings, manager);
+        for (const account of user.accounts) await this.accounts.open(personalNumber, account, manager);
+      }
+      return (await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey ?? newSecret(), manager)).apiKey;
+    });
+    if (key) {
+      this.announce(key);
+    } else if (this.config.demoPartnerKey) {
+      await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey);
+    }
+  }
+
+  private async claim(manager: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO sandbox_meta (key, value) VALUES ('demo_seeded', 'yes') ON CONFLICT (key) DO NOTHING RETURNING key`,
+    );
+    return rows.length === 1;
+  }
+
+  /** Straight to the operator's console, never through the request logger. */
+  private announce(key: string): void {
+    let where = '';
+    if (this.config.dataDir !== 'memory://') {
+      try {
+        const dir = resolve(this.config.dataDir);
+        mkdirSync(dir, { recursive: true });
+        const file = join(dir, DEMO_PARTNER_KEY_FILE);
+        writeFileSync(file, `${key}\n`, { mode: 0o600 });
+        where = ` (also in ${file})`;
+      } catch (error) {
+        this.logger.warn(`could not write ${DEMO_PARTNER_KEY_FILE} to DATA_DIR: ${(error as Error).message}`);
+      }
+    }
+    process.stdout.write(
+      `\nDemo data seeded: users 191212121212 (Tolvan Tolvansson) and 198112189876 (Sven Svensson).\n` +
+        `Demo partner key${where}: ${key}\n\n`,
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
+import { ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
+import { AccountResponseDto, OpenAccountDto, PutUserDto } from '../users/user.dto';
+
+const MAX_ITEMS = 1000;
+
+export class SeedUserDto extends PutUserDto {
+  @ApiProperty({ example: '191212121212', description: 'YYYYMMDDNNNC, or YYMMDD-NNNC / YYMMDD+NNNC' })
+  @IsString()
+  personal_number: string;
+
+  @ApiPropertyOptional({
+    type: [OpenAccountDto],
+    description: 'Accounts with an account_number are created or replaced (loading a fixture twice gives the same state); without one, a new account is opened each time.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => OpenAccountDto)
+  accounts?: OpenAccountDto[];
+}
+
+export class SeedTppDto extends PutTppDto {
+  @ApiProperty({ example: 'PSDSE-FINA-12345' })
+  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
+  organization_id: string;
+}
+
+/**
+ * The one fixture format of POST /admin/seed and `npm run cli -- seed <file>` (contract §8). Loaded
+ * in one transaction: all of it or nothing.
+ */
+export class SeedFixtureDto {
+  @ApiPropertyOptional({ type: [SeedUserDto], description: 'Users are created or replaced (PUT semantics).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => SeedUserDto)
+  users?: SeedUserDto[];
+
+  @ApiPropertyOptional({
+    type: [CreatePartnerDto],
+    description: 'A partner with an api_key is registered once (reloading keeps it); without one, a new partner with a random key each time.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => CreatePartnerDto)
+  partners?: CreatePartnerDto[];
+
+  @ApiPropertyOptional({ type: [SeedTppDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => SeedTppDto)
+  tpps?: SeedTppDto[];
+}
+
+export class SeededUserDto {
+  @ApiProperty()
+  personal_number: string;
+
+  @ApiProperty({ description: 'false when the user existed and was replaced' })
+  created: boolean;
+
+  @ApiProperty({ type: [AccountResponseDto] })
+  accounts: AccountResponseDto[];
+}
+
+export class SeedResultDto {
+  @ApiProperty({ type: [SeededUserDto] })
+  users: SeededUserDto[];
+
+  @ApiProperty({ type: [PartnerCreatedDto], description: 'With their api keys (shown only here).' })
+  partners: PartnerCreatedDto[];
+
+  @ApiProperty({ type: [TppResponseDto] })
+  tpps: TppResponseDto[];
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PersonalNumber, PersonalNumberReader } from '@app/common';
+import { PartnerService, TppRegistry, UserService } from '@app/directory';
+import { AccountService, OpenAccount } from '@app/savings';
+import { toPartnerCreated } from '../partners/partner.mapper';
+import { toOpenAccount, toUserSettings } from '../users/admin-users.service';
+import { toAccountResponse } from '../users/user.mapper';
+import { SeededUserDto, SeedFixtureDto, SeedResultDto, SeedUserDto } from './seed.dto';
+
+/** Loads a fixture (contract §8) in one transaction: a bad item anywhere leaves nothing behind. */
+@Injectable()
+export class SeedService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly personalNumbers: PersonalNumberReader,
+    private readonly users: UserService,
+    private readonly accounts: AccountService,
+    private readonly partners: PartnerService,
+    private readonly tpps: TppRegistry,
+  ) {}
+
+  load(fixture: SeedFixtureDto): Promise<SeedResultDto> {
+    // Read every personal number before writing anything, so bad input writes nothing.
+    const users = (fixture.users ?? []).map((user, i) => ({
+      user,
+      personalNumber: this.personalNumbers.read(user.personal_number, `users.${i}.personal_number`),
+    }));
+    const openings = users.map(({ user }, i) => (user.accounts ?? []).map((a, j) => toOpenAccount(a, `users.${i}.accounts.${j}.balance`)));
+    return this.dataSource.transaction(async (manager) => {
+      const seededUsers: SeededUserDto[] = [];
+      for (const [i, { user, personalNumber }] of users.entries()) {
+        seededUsers.push(await this.seedUser(personalNumber, user, openings[i], manager));
+      }
+      const partners = [];
+      for (const p of fixture.partners ?? []) {
+        const issued = p.api_key ? await this.partners.ensure(p.name, p.api_key, manager) : await this.partners.register(p.name, undefined, manager);
+        partners.push(toPartnerCreated(issued));
+      }
+      const tpps = [];
+      for (const t of fixture.tpps ?? []) {
+        const tpp = await this.tpps.configure(t.organization_id, { nonAuthenticatedTokenLifetimeS: t.non_authenticated_token_lifetime_s }, manager);
+        tpps.push({ organization_id: tpp.identifier, non_authenticated_token_lifetime_s: tpp.nonAuthenticatedTokenLifetimeS });
+      }
+      return { users: seededUsers, partners, tpps };
+    });
+  }
+
+  private async seedUser(
+    personalNumber: PersonalNumber,
+    user: SeedUserDto,
+    openings: OpenAccount[],
+    manager: EntityManager,
+  ): Promise<SeededUserDto> {
+    const { created } = await this.users.put(personalNumber, toUserSettings(user), manager);
+    const accounts = [];
+    for (const opening of openings) {
+      const account = opening.accountNumber
+        ? await this.accounts.openOrReplace(personalNumber, { ...opening, accountNumber: opening.accountNumber }, manager)
+        : await this.accounts.open(personalNumber, opening, manager);
+      accounts.push(toAccountResponse(account));
+    }
+    return { personal_number: personalNumber, created, accounts };
+  }
+}

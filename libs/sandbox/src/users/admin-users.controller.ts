@@ -1,0 +1,58 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminOnly, ApiProblems, PersonalNumber, PersonalNumberPipe } from '@app/common';
+import { AdminUsersService } from './admin-users.service';
+import { AccountResponseDto, OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
+
+const PERSONAL_NUMBER_PARAM = {
+  name: 'personal_number',
+  description: 'YYYYMMDDNNNC, or YYMMDD-NNNC / YYMMDD+NNNC (century from the sandbox clock)',
+  example: '191212121212',
+};
+
+@ApiTags('Admin')
+@AdminOnly()
+@ApiProblems(401, 403)
+@Controller('admin/users')
+export class AdminUsersController {
+  constructor(private readonly service: AdminUsersService) {}
+
+  @Put(':personal_number')
+  @ApiOperation({ summary: 'Create (201) or replace (200) a sandbox user', description: 'Contract §8. Omitted optional settings take their defaults.' })
+  @ApiParam(PERSONAL_NUMBER_PARAM)
+  @ApiCreatedResponse({ type: UserResponseDto, description: 'Created' })
+  @ApiOkResponse({ type: UserResponseDto, description: 'Replaced' })
+  @ApiProblems(400)
+  async putUser(
+    @Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber,
+    @Body() dto: PutUserDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<UserResponseDto> {
+    const { user, created } = await this.service.put(personalNumber, dto);
+    response.status(created ? 201 : 200);
+    return user;
+  }
+
+  @Get(':personal_number')
+  @ApiOperation({ summary: 'A sandbox user with its settings and accounts' })
+  @ApiParam(PERSONAL_NUMBER_PARAM)
+  @ApiOkResponse({ type: UserResponseDto })
+  @ApiProblems(400, 404)
+  getUser(@Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber): Promise<UserResponseDto> {
+    return this.service.get(personalNumber);
+  }
+
+  @Post(':personal_number/accounts')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Open an account for a user', description: 'The sandbox makes a valid account number when none is given.' })
+  @ApiParam(PERSONAL_NUMBER_PARAM)
+  @ApiCreatedResponse({ type: AccountResponseDto })
+  @ApiProblems(400, 404, { status: 409, code: 'CONFLICT', description: 'The given account_number is in use' })
+  openAccount(
+    @Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber,
+    @Body() dto: OpenAccountDto,
+  ): Promise<AccountResponseDto> {
+    return this.service.openAccount(personalNumber, dto);
+  }
+}

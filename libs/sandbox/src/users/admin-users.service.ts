@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { PersonalNumber, ValidationFailed, toMinorUnits } from '@app/common';
+import { UserService } from '@app/directory';
+import { AccountService, OpenAccount } from '@app/savings';
+import type { UserSettings } from '@app/directory';
+import { AccountResponseDto, OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
+import { toAccountResponse, toUserResponse } from './user.mapper';
+
+/** The admin use cases on users and their accounts (contract §8). */
+@Injectable()
+export class AdminUsersService {
+  constructor(
+    private readonly users: UserService,
+    private readonly accounts: AccountService,
+  ) {}
+
+  async put(personalNumber: PersonalNumber, dto: PutUserDto): Promise<{ user: UserResponseDto; created: boolean }> {
+    const { user, created } = await this.users.put(personalNumber, toUserSettings(dto));
+    return { user: toUserResponse(user, await this.accounts.listOwnedBy(personalNumber)), created };
+  }
+
+  async get(personalNumber: PersonalNumber): Promise<UserResponseDto> {
+    const user = await this.users.require(personalNumber);
+    return toUserResponse(user, await this.accounts.listOwnedBy(personalNumber));
+  }
+
+  async openAccount(personalNumber: PersonalNumber, dto: OpenAccountDto): Promise<AccountResponseDto> {
+    await this.users.require(personalNumber);
+    return toAccountResponse(await this.accounts.open(personalNumber, toOpenAccount(dto)));
+  }
+}
+
+export function toUserSettings(dto: PutUserDto): UserSettings {
+  return {
+    name: dto.name,
+    kycCompleted: dto.kyc_completed,
+    eidBehaviour: dto.eid_behaviour,
+    busyElsewhere: dto.busy_elsewhere,
+    creditDecision: dto.credit_decision,
+  };
+}
+
+export function toOpenAccount(dto: OpenAccountDto, field = 'balance'): OpenAccount {
+  const balanceMinor = toMinorUnits(dto.balance);
+  if (balanceMinor === null) throw new ValidationFailed(`${field} must be a number with at most two decimals`);
+  return { name: dto.name, currency: dto.currency, balanceMinor, accountNumber: dto.account_number };
+}

@@ -1,0 +1,104 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
+import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
+
+const MAX_BALANCE = 1e13;
+
+/** PUT /admin/users/{personal_number} (contract §8). Omitted optionals take their defaults. */
+export class PutUserDto {
+  @ApiProperty({ example: 'Tolvan Tolvansson', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ description: 'Has answered the know-your-customer questions; without it every token grant is 403 kyc_required.' })
+  @IsBoolean()
+  kyc_completed: boolean;
+
+  @ApiPropertyOptional({
+    enum: EID_BEHAVIOURS,
+    default: 'AUTO_COMPLETE',
+    description: 'How the simulated identity app answers for this user (contract §4).',
+  })
+  @IsOptional()
+  @IsIn(EID_BEHAVIOURS, {
+    message: `eid_behaviour must be AUTO_COMPLETE, MANUAL, NO_RESPONSE, COLLECT_ERROR or FAIL:<a FAILED hint of bank §3.2>`,
+  })
+  eid_behaviour?: EidBehaviour;
+
+  @ApiPropertyOptional({ default: false, description: 'A signing is open with another bank: partner signing starts are 409.' })
+  @IsOptional()
+  @IsBoolean()
+  busy_elsewhere?: boolean;
+
+  @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Forces the outcome of mortgage credit decisions.' })
+  @IsOptional()
+  @IsIn(CREDIT_DECISIONS)
+  credit_decision?: CreditDecision;
+}
+
+/** POST /admin/users/{personal_number}/accounts (contract §8). */
+export class OpenAccountDto {
+  @ApiProperty({ example: 'Lönekonto', maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name: string;
+
+  @ApiProperty({ example: 'SEK', description: 'ISO 4217 code' })
+  @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code such as SEK' })
+  currency: string;
+
+  @ApiProperty({ example: 25000.5, minimum: 0, description: 'At most two decimals; kept exact.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'balance must be a number with at most two decimals' })
+  @Min(0)
+  @Max(MAX_BALANCE)
+  balance: number;
+
+  @ApiPropertyOptional({ example: '92501234567', description: 'Clearing and account number, digits only; generated when absent.' })
+  @IsOptional()
+  @Matches(/^\d{8,15}$/, { message: 'account_number must be 8 to 15 digits (clearing number and account number, no separators)' })
+  account_number?: string;
+}
+
+export class AccountResponseDto {
+  @ApiProperty({ example: '92501234567' })
+  account_number: string;
+
+  @ApiProperty({ example: 'Lönekonto' })
+  name: string;
+
+  @ApiProperty({ example: 'SEK' })
+  currency: string;
+
+  @ApiProperty({ example: 25000.5 })
+  balance: number;
+
+  @ApiProperty({ example: 25000.5, description: 'Balance less reserved amounts.' })
+  available_balance: number;
+}
+
+export class UserResponseDto {
+  @ApiProperty({ example: '191212121212', description: '12 digits YYYYMMDDNNNC' })
+  personal_number: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  kyc_completed: boolean;
+
+  @ApiProperty({ enum: EID_BEHAVIOURS })
+  eid_behaviour: EidBehaviour;
+
+  @ApiProperty()
+  busy_elsewhere: boolean;
+
+  @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Omitted when not set.' })
+  credit_decision?: CreditDecision;
+
+  @ApiProperty({ type: [AccountResponseDto] })
+  accounts: AccountResponseDto[];
+}

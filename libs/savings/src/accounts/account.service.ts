@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { minorUnitsToDecimal } from '@app/common';
+import { AccountNumberTaken } from '../savings.errors';
+import { Account, OpenAccount } from './account';
+import { generateAccountNumber } from './account-number';
+import { AccountRepository } from './account.repository';
+
+const GENERATION_ATTEMPTS = 5;
+
+/** Accounts and their balances. The owner must exist (the caller checks; the foreign key insists). */
+@Injectable()
+export class AccountService {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  async open(owner: string, request: OpenAccount, manager?: EntityManager): Promise<Account> {
+    const base = { ownerPersonalNumber: owner, name: request.name, currency: request.currency, balance: minorUnitsToDecimal(request.balanceMinor) };
+    if (request.accountNumber) {
+      const account = await this.accounts.insert({ ...base, accountNumber: request.accountNumber }, manager);
+      if (!account) throw new AccountNumberTaken(request.accountNumber);
+      return account;
+    }
+    // A random number may collide with an existing one; the unique key decides, we draw again.
+    for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
+      const account = await this.accounts.insert({ ...base, accountNumber: generateAccountNumber() }, manager);
+      if (account) return account;
+    }
+    throw new Error(`No free account number after ${GENERATION_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Opens the account with this number, or, if the owner already has it, sets its name, currency and
+   * balance (loading a fixture twice gives the same state). Another owner's number is 409.
+   */
+  async openOrReplace(owner: string, request: OpenAccount & { accountNumber: string }, manager?: EntityManager): Promise<Account> {
+    const account = { ownerPersonalNumber: owner, accountNumber: request.accountNumber, name: request.name, currency: request.currency, balance: minorUnitsToDecimal(request.balanceMinor) };
+    const replaced = await this.accounts.replaceOwned(account, manager);
+    return replaced ?? this.open(owner, request, manager);
+  }
+
+  listOwnedBy(owner: string, manager?: EntityManager): Promise<Account[]> {
+    return this.accounts.listByOwners([owner], manager);
+  }
+}
