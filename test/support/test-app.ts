@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureHttp, SandboxClock } from '@app/common';
 import { Writable } from 'node:stream';
@@ -44,6 +44,8 @@ export interface TestAppOptions {
   db?: TestDatabase;
   /** Leave the clock alone (default: pinned to BASE_TIME, running). */
   keepClock?: boolean;
+  /** Test-only modules mounted beside AppModule (e.g. a controller that throws). */
+  imports?: Array<Type<unknown> | DynamicModule>;
 }
 
 /** Builds the whole AppModule on a fresh database, configured exactly as main.ts does. */
@@ -58,7 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const env = { ...TEST_ENV, ...db.env, ...options.env };
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ env, logDestination: destination })],
+    imports: [AppModule.forRoot({ env, logDestination: destination }), ...(options.imports ?? [])],
   }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureHttp(app);

@@ -17,6 +17,9 @@ export class SandboxClock extends Clock {
   private state: ClockState = REAL_TIME;
   private readAtMs = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | null = null;
+  /** Orders reads and changes: an answer older than the one adopted is dropped. */
+  private issued = 0;
+  private adopted = 0;
 
   constructor(private readonly repository: ClockRepository) {
     super();
@@ -38,27 +41,28 @@ export class SandboxClock extends Clock {
   }
 
   async refresh(): Promise<void> {
-    const startedMs = Date.now();
-    this.adopt(await this.repository.read(), startedMs);
+    await this.adopt((realNow) => this.repository.read().then((state) => ({ state, realNow })));
   }
 
   async set(now: Date, frozen: boolean): Promise<void> {
-    const realNow = Date.now();
-    this.adopt(await this.repository.set(now, new Date(realNow), frozen), realNow);
+    await this.adopt((realNow) => this.repository.set(now, new Date(realNow), frozen).then((state) => ({ state, realNow })));
   }
 
   async advance(seconds: number): Promise<void> {
-    const realNow = Date.now();
-    this.adopt(await this.repository.advance(seconds, new Date(realNow)), realNow);
+    await this.adopt((realNow) => this.repository.advance(seconds, new Date(realNow)).then((state) => ({ state, realNow })));
   }
 
   async reset(): Promise<void> {
-    const realNow = Date.now();
-    this.adopt(await this.repository.reset(), realNow);
+    await this.adopt((realNow) => this.repository.reset().then((state) => ({ state, realNow })));
   }
 
-  private adopt(state: ClockState, readAtMs: number): void {
+  private async adopt(operation: (realNowMs: number) => Promise<{ state: ClockState; realNow: number }>): Promise<void> {
+    const ticket = ++this.issued;
+    const { state, realNow } = await operation(Date.now());
+    // A slow read that began before a later change of ours must not undo it.
+    if (ticket < this.adopted) return;
+    this.adopted = ticket;
     this.state = state;
-    this.readAtMs = readAtMs;
+    this.readAtMs = realNow;
   }
 }

@@ -19,6 +19,12 @@ export class JobClaimTimeout extends Error {
   }
 }
 
+export class JobsFailed extends Error {
+  constructor(readonly jobs: string[]) {
+    super(`Job(s) failed: ${jobs.join(', ')} (the causes are logged)`);
+  }
+}
+
 /**
  * Runs every registered job each JOBS_INTERVAL_MS (contract §6), each run claiming its job in the
  * database first; a job claimed elsewhere is skipped until the next tick. `runAllNow` (POST
@@ -68,14 +74,21 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     if (await this.leases.claim(job.name, this.holder, LEASE_MS)) await this.runClaimed(job);
   }
 
-  /** Every job once, now, each after its claim (waiting while another instance holds it). */
+  /**
+   * Every job once, now, each after its claim (waiting while another instance holds it). A failing
+   * job does not keep the others from running; the failure is reported after all have run.
+   */
   async runAllNow(): Promise<string[]> {
     const ran: string[] = [];
+    const failed: string[] = [];
     for (const job of this.registry.all()) {
       await this.claimWaiting(job.name);
-      await this.runClaimed(job);
-      ran.push(job.name);
+      await this.runClaimed(job).then(
+        () => ran.push(job.name),
+        () => failed.push(job.name),
+      );
     }
+    if (failed.length > 0) throw new JobsFailed(failed);
     return ran;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import { ValidationFailed } from '../errors/domain-error';
-import { parsePersonalNumber, PERSONAL_NUMBER_RULE, PersonalNumber } from './personal-number';
+import { parsePersonalNumber, PERSONAL_NUMBER_RULE, type PersonalNumber } from './personal-number';
 
 /**
  * Reads a personal number from a path segment or field, resolving a 10-digit form's century against

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { PersonalNumber } from '@app/common';
+import type { PersonalNumber } from '@app/common';
 import { DEFAULT_EID_BEHAVIOUR } from '@app/eid';
 import { UnknownUser } from '../directory.errors';
 import { SandboxUser, UserSettings } from './sandbox-user';

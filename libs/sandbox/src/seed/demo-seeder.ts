@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { newSecret, PersonalNumber, SandboxConfig } from '@app/common';
+import { newSecret, type PersonalNumber, SandboxConfig } from '@app/common';
 import { PartnerService, UserService } from '@app/directory';
 import { AccountService } from '@app/savings';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PersonalNumber, PersonalNumberReader } from '@app/common';
+import { type PersonalNumber, PersonalNumberReader } from '@app/common';
 import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import { toPartnerCreated } from '../partners/partner.mapper';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminOnly, ApiProblems, PersonalNumber, PersonalNumberPipe } from '@app/common';
+import { AdminOnly, ApiProblems, type PersonalNumber, PersonalNumberPipe } from '@app/common';
 import { AdminUsersService } from './admin-users.service';
 import { AccountResponseDto, OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
 

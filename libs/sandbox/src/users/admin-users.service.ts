@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PersonalNumber, ValidationFailed, toMinorUnits } from '@app/common';
+import { type PersonalNumber, ValidationFailed, toMinorUnits } from '@app/common';
 import { UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import type { UserSettings } from '@app/directory';

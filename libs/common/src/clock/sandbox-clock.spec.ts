@@ -1,0 +1,81 @@
+import { jest } from '@jest/globals';
+import type { ClockRepository } from './clock.repository';
+import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
+import { SandboxClock } from './sandbox-clock';
+
+/** A repository that holds the row in memory and counts reads. */
+function fakeRepository(initial: ClockState = REAL_TIME) {
+  let row = initial;
+  const calls = { read: 0 };
+  const repository = {
+    read: async () => {
+      calls.read++;
+      return row;
+    },
+    set: async (sandboxNowAt: Date, realNow: Date, frozen: boolean) => (row = { sandboxAnchor: sandboxNowAt, realAnchor: realNow, frozen }),
+    advance: async () => row,
+    reset: async () => (row = REAL_TIME),
+    /** Another instance changes the row behind our back. */
+    replace: (state: ClockState) => (row = state),
+  };
+  return { repository, calls };
+}
+
+describe(SandboxClock.name, () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('computes now = sandbox_anchor + (frozen ? 0 : real now − real_anchor) (contract §6)', () => {
+    const anchor = new Date('2026-11-24T09:00:00Z');
+    const real = new Date('2030-01-01T00:00:00Z');
+    expect(sandboxNow({ sandboxAnchor: anchor, realAnchor: real, frozen: false }, real.getTime() + 5000).toISOString()).toBe('2026-11-24T09:00:05.000Z');
+    expect(sandboxNow({ sandboxAnchor: anchor, realAnchor: real, frozen: true }, real.getTime() + 5000).toISOString()).toBe('2026-11-24T09:00:00.000Z');
+    expect(sandboxNow(REAL_TIME, 1234).getTime()).toBe(1234);
+  });
+
+  it('reads the row at most once within 900 ms, so other instances see a change within a second (contract §6)', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: new Date('2026-11-24T09:00:00Z') });
+    const { repository, calls } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    await clock.sync();
+    await clock.sync();
+    expect(calls.read).toBe(1);
+    repository.replace({ sandboxAnchor: new Date('2020-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true });
+    jest.advanceTimersByTime(899);
+    await clock.sync();
+    expect(calls.read).toBe(1);
+    jest.advanceTimersByTime(1);
+    await clock.sync();
+    expect(calls.read).toBe(2);
+    expect(clock.now().toISOString()).toBe('2020-01-01T00:00:00.000Z');
+  });
+
+  it('shares one read among concurrent callers', async () => {
+    const { repository, calls } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    await Promise.all([clock.sync(), clock.sync(), clock.sync()]);
+    expect(calls.read).toBe(1);
+  });
+
+  it('sees its own change at once, without waiting for a re-read (contract §6)', async () => {
+    const { repository, calls } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    await clock.sync();
+    await clock.set(new Date('2026-01-01T00:00:00Z'), true);
+    await clock.sync();
+    expect(calls.read).toBe(1);
+    expect(clock.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(clock.frozen).toBe(true);
+  });
+
+  it('ignores a read that started before its own later change', async () => {
+    const { repository } = fakeRepository();
+    let release: (state: ClockState) => void = () => undefined;
+    const slowRead = new Promise<ClockState>((resolve) => (release = resolve));
+    const clock = new SandboxClock({ ...repository, read: () => slowRead } as unknown as ClockRepository);
+    const reading = clock.sync();
+    await clock.set(new Date('2026-01-01T00:00:00Z'), true);
+    release(REAL_TIME);
+    await reading;
+    expect(clock.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,189 @@
+import { luhnDigit, newPersonalNumber, tenDigitForm, withWrongCheckDigit } from './support/personal-numbers';
+import { expectProblem, expectValidationFailed } from './support/problems';
+import { createTestApp, TestApp } from './support/test-app';
+
+const FAILED_HINTS = ['EXPIRED_TRANSACTION', 'CERTIFICATE_ERR', 'USER_CANCEL', 'CANCELLED', 'START_FAILED', 'USER_DECLINED_CALL', 'NOT_SUPPORTED_BY_USER_APP', 'UNKNOWN'];
+
+describe('admin users and accounts (contract §4, §8)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const putUser = (pn: string, body: object) => t.admin.put(`/admin/users/${pn}`, body);
+
+  describe('PUT /admin/users/{personal_number}', () => {
+    it('creates a user with 201, then replaces it with 200 (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Första Namn', kyc_completed: true }).expect(201);
+      await putUser(pn, { name: 'Andra Namn', kyc_completed: false }).expect(200);
+      const res = await t.admin.get(`/admin/users/${pn}`).expect(200);
+      expect(res.body).toMatchObject({ personal_number: pn, name: 'Andra Namn', kyc_completed: false });
+    });
+
+    it('answers the user with every setting and no accounts yet (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      const res = await putUser(pn, { name: 'Åsa Öberg', kyc_completed: true, eid_behaviour: 'FAIL:USER_CANCEL', busy_elsewhere: true, credit_decision: 'REJECTED' }).expect(201);
+      expect(res.body).toEqual({
+        personal_number: pn,
+        name: 'Åsa Öberg',
+        kyc_completed: true,
+        eid_behaviour: 'FAIL:USER_CANCEL',
+        busy_elsewhere: true,
+        credit_decision: 'REJECTED',
+        accounts: [],
+      });
+    });
+
+    it('applies the defaults AUTO_COMPLETE and busy_elsewhere false, and omits an unset credit_decision (contract §4, §2)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Default Person', kyc_completed: true }).expect(201);
+      const res = await t.admin.get(`/admin/users/${pn}`).expect(200);
+      expect(res.body).toMatchObject({ eid_behaviour: 'AUTO_COMPLETE', busy_elsewhere: false });
+      expect(res.body).not.toHaveProperty('credit_decision');
+    });
+
+    it('resets omitted settings to their defaults on replace (PUT semantics, contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'X', kyc_completed: true, eid_behaviour: 'MANUAL', busy_elsewhere: true, credit_decision: 'APPROVED' }).expect(201);
+      const res = await putUser(pn, { name: 'X', kyc_completed: true }).expect(200);
+      expect(res.body).toMatchObject({ eid_behaviour: 'AUTO_COMPLETE', busy_elsewhere: false });
+      expect(res.body).not.toHaveProperty('credit_decision');
+    });
+
+    it('accepts every eid behaviour of contract §4: the four simple ones and FAIL:<each FAILED hint of §3.2>', async () => {
+      const pn = newPersonalNumber();
+      for (const behaviour of ['AUTO_COMPLETE', 'MANUAL', 'NO_RESPONSE', 'COLLECT_ERROR', ...FAILED_HINTS.map((h) => `FAIL:${h}`)]) {
+        await putUser(pn, { name: 'Beteende', kyc_completed: true, eid_behaviour: behaviour }).expect((res) => expect([200, 201]).toContain(res.status));
+        const res = await t.admin.get(`/admin/users/${pn}`).expect(200);
+        expect(res.body.eid_behaviour).toBe(behaviour);
+      }
+    });
+
+    it.each([['SOMETIMES'], ['FAIL:NOT_A_HINT'], ['FAIL:USER_SIGN']])(
+      'refuses eid_behaviour %s with 400 naming eid_behaviour (contract §4: FAIL takes a FAILED hint of §3.2)',
+      async (behaviour) => {
+        const pn = newPersonalNumber();
+        expectValidationFailed(await putUser(pn, { name: 'X', kyc_completed: true, eid_behaviour: behaviour }), 'eid_behaviour');
+        await t.admin.get(`/admin/users/${pn}`).expect(404);
+      },
+    );
+
+    it('accepts the 10-digit YYMMDD-NNNC form and stores 12 digits (contract §4)', async () => {
+      const pn = newPersonalNumber();
+      const res = await putUser(tenDigitForm(pn), { name: 'Tio Siffror', kyc_completed: true }).expect(201);
+      expect(res.body.personal_number).toBe(pn);
+      await t.admin.get(`/admin/users/${pn}`).expect(200);
+      await t.admin.get(`/admin/users/${tenDigitForm(pn)}`).expect(200);
+    });
+
+    it('accepts the YYMMDD+NNNC form as 100 years or older (contract §4)', async () => {
+      const pn = newPersonalNumber(1920);
+      await putUser(tenDigitForm(pn, '+'), { name: 'Hundra År', kyc_completed: true }).expect(201);
+      await t.admin.get(`/admin/users/${pn}`).expect(200);
+    });
+
+    it('resolves the century of a 10-digit number against the sandbox clock, not the machine clock (contract §4, §6)', async () => {
+      const nine = '200101123';
+      const ten = `200101-123${luhnDigit(nine)}`;
+      await t.admin.put('/admin/clock', { now: '2019-06-01T12:00:00+02:00' }).expect(200);
+      const res = await putUser(ten, { name: 'Nitton Tjugo', kyc_completed: true }).expect(201);
+      expect(res.body.personal_number).toBe(`19${nine}${luhnDigit(nine)}`);
+      await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00' }).expect(200);
+      const later = await putUser(ten, { name: 'Tjugo Tjugo', kyc_completed: true }).expect(201);
+      expect(later.body.personal_number).toBe(`20${nine}${luhnDigit(nine)}`);
+    });
+
+    it('refuses a wrong check digit with 400 naming personal_number, and writes nothing (contract §2, §4)', async () => {
+      const pn = withWrongCheckDigit(newPersonalNumber());
+      expectValidationFailed(await putUser(pn, { name: 'Bad', kyc_completed: true }), 'personal_number');
+      expectValidationFailed(await t.admin.get(`/admin/users/${pn}`), 'personal_number');
+    });
+
+    it('refuses a date that does not exist (month 13) even with a correct check digit (contract §4)', async () => {
+      const nine = '901301123';
+      expectValidationFailed(await putUser(`19${nine}${luhnDigit(nine)}`, { name: 'Bad Date', kyc_completed: true }), 'personal_number');
+    });
+
+    it('refuses a wrong type with 400 naming the field (contract §2)', async () => {
+      expectValidationFailed(await putUser(newPersonalNumber(), { name: 'X', kyc_completed: 'yes' }), 'kyc_completed');
+    });
+
+    it('refuses a missing required field with 400 naming it (contract §8)', async () => {
+      expectValidationFailed(await putUser(newPersonalNumber(), { name: 'X' }), 'kyc_completed');
+    });
+
+    it('refuses an unknown field with 400 naming it, and writes nothing (contract §2)', async () => {
+      const pn = newPersonalNumber();
+      expectValidationFailed(await putUser(pn, { name: 'X', kyc_completed: true, favourite_colour: 'blue' }), 'favourite_colour');
+      await t.admin.get(`/admin/users/${pn}`).expect(404);
+    });
+
+    it('refuses a credit_decision other than APPROVED or REJECTED (contract §4)', async () => {
+      expectValidationFailed(await putUser(newPersonalNumber(), { name: 'X', kyc_completed: true, credit_decision: 'MAYBE' }), 'credit_decision');
+    });
+
+    it('refuses a body that is not a JSON object with 400 (contract §2)', async () => {
+      const res = await t.http.put(`/admin/users/${newPersonalNumber()}`).set('Authorization', 'Bearer test-admin-key-0123456789abcdef').set('Content-Type', 'application/json').send('[1,2]');
+      expectProblem(res, 400, 'VALIDATION_FAILED');
+    });
+  });
+
+  describe('GET /admin/users/{personal_number}', () => {
+    it('answers 404 NOT_FOUND for an unknown valid personal number (contract §2)', async () => {
+      expectProblem(await t.admin.get(`/admin/users/${newPersonalNumber()}`), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('POST /admin/users/{personal_number}/accounts', () => {
+    it('opens an account with a generated 11-digit number at the sandbox clearing number (contract §8, §10)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Konto Ägare', kyc_completed: true }).expect(201);
+      const res = await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'Sparkonto', currency: 'SEK', balance: 5000 }).expect(201);
+      expect(res.body).toEqual({ account_number: expect.stringMatching(/^9250\d{7}$/), name: 'Sparkonto', currency: 'SEK', balance: 5000, available_balance: 5000 });
+      const user = await t.admin.get(`/admin/users/${pn}`).expect(200);
+      expect(user.body.accounts).toEqual([res.body]);
+    });
+
+    it('keeps amounts exact: 0.1 + 0.2 style balances come back as given (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Exakt', kyc_completed: true }).expect(201);
+      const res = await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'SEK', balance: 1234567.89 }).expect(201);
+      expect(res.body.balance).toBe(1234567.89);
+    });
+
+    it('refuses a balance with more than two decimals or below zero (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'X', kyc_completed: true }).expect(201);
+      expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'SEK', balance: 1.234 }), 'balance');
+      expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'SEK', balance: -1 }), 'balance');
+    });
+
+    it('gives distinct numbers to accounts opened one after another (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Två Konton', kyc_completed: true }).expect(201);
+      const a = await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'A', currency: 'SEK', balance: 1 }).expect(201);
+      const b = await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'B', currency: 'SEK', balance: 1 }).expect(201);
+      expect(a.body.account_number).not.toBe(b.body.account_number);
+    });
+
+    it('uses a given account_number, and answers 409 CONFLICT when it is taken (contract §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Eget Nummer', kyc_completed: true }).expect(201);
+      const number = `9250${String(Date.parse('2026-01-01') % 1e7).padStart(7, '0')}`;
+      await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'A', currency: 'SEK', balance: 1, account_number: number }).expect(201);
+      expectProblem(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'B', currency: 'SEK', balance: 1, account_number: number }), 409, 'CONFLICT');
+    });
+
+    it('answers 404 NOT_FOUND for an unknown user (contract §2)', async () => {
+      expectProblem(await t.admin.post(`/admin/users/${newPersonalNumber()}/accounts`, { name: 'K', currency: 'SEK', balance: 1 }), 404, 'NOT_FOUND');
+    });
+
+    it('refuses a currency that is not ISO 4217 with 400 naming currency (contract §2)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'X', kyc_completed: true }).expect(201);
+      expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'KRONOR', balance: 1 }), 'currency');
+    });
+  });
+});

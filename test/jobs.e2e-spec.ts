@@ -1,0 +1,157 @@
+import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Clock, JobRegistry, JobRunner, type SandboxJob } from '@app/common';
+import { expectProblem } from './support/problems';
+import { describeOnServer } from './support/server-only';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** Shared by every instance in this process: how many runs of the test job are in progress. */
+const shared = { active: 0, maxActive: 0, runs: [] as Array<{ instance: string; sandboxNow: string }> };
+
+/** A job that records each run and can be held open until the test releases it. */
+@Injectable()
+class RecordingJob implements SandboxJob, OnModuleInit {
+  readonly name = 'test-recording';
+  instance = '';
+  hold: Promise<void> | null = null;
+  started: Promise<void> = Promise.resolve();
+  private markStarted: () => void = () => undefined;
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  /** The next run waits for `release` and resolves `started` when it begins. */
+  holdNextRun(): () => void {
+    let release: () => void = () => undefined;
+    this.hold = new Promise((resolve) => (release = resolve));
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+    return release;
+  }
+
+  async run(): Promise<void> {
+    shared.active++;
+    shared.maxActive = Math.max(shared.maxActive, shared.active);
+    this.markStarted();
+    try {
+      if (this.hold) await this.hold;
+      this.hold = null;
+      shared.runs.push({ instance: this.instance, sandboxNow: this.clock.now().toISOString() });
+    } finally {
+      shared.active--;
+    }
+  }
+}
+
+@Injectable()
+class FailingJob implements SandboxJob, OnModuleInit {
+  readonly name = 'test-failing';
+  constructor(private readonly registry: JobRegistry) {}
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+  async run(): Promise<void> {
+    throw new Error('job exploded');
+  }
+}
+
+@Module({ providers: [FailingJob, RecordingJob], exports: [RecordingJob] })
+class TestJobsModule {}
+
+function reset(): void {
+  shared.active = 0;
+  shared.maxActive = 0;
+  shared.runs = [];
+}
+
+describe('job runner (contract §6)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [TestJobsModule] });
+    t.get(RecordingJob).instance = 'a';
+  });
+  afterAll(() => t.close());
+  beforeEach(reset);
+
+  it('POST /admin/jobs/run runs every registered job once and reports a failing one as 500 after running the rest (contract §6)', async () => {
+    expectProblem(await t.admin.post('/admin/jobs/run'), 500, 'INTERNAL_ERROR');
+    expect(t.logs.some((line) => JSON.stringify(line).includes('job exploded'))).toBe(true);
+  });
+
+  it('a scheduled pass runs every job whose lease is free, even after one failed (contract §6)', async () => {
+    await t.get(JobRunner).tick();
+    expect(shared.runs).toHaveLength(1);
+  });
+
+  it('runs jobs against the sandbox clock (contract §6)', async () => {
+    await t.admin.put('/admin/clock', { now: '2030-05-05T05:05:05Z', frozen: true }).expect(200);
+    await t.get(JobRunner).tick();
+    expect(shared.runs).toEqual([{ instance: 'a', sandboxNow: '2030-05-05T05:05:05.000Z' }]);
+  });
+
+  it('does not schedule with JOBS_INTERVAL_MS=0 (jobs run only on request)', () => {
+    expect(t.get(SchedulerRegistry).getIntervals()).not.toContain('sandbox-jobs');
+  });
+
+  it('schedules one interval of JOBS_INTERVAL_MS otherwise (contract §6)', async () => {
+    const scheduled = await createTestApp({ env: { JOBS_INTERVAL_MS: '60000' }, keepClock: true });
+    try {
+      expect(scheduled.get(SchedulerRegistry).getIntervals()).toEqual(['sandbox-jobs']);
+    } finally {
+      await scheduled.close();
+    }
+  });
+});
+
+describeOnServer('job claims across instances on one database (contract §6)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ imports: [TestJobsModule] });
+    b = await createTestApp({ imports: [TestJobsModule], db: a.db, keepClock: true });
+    a.get(RecordingJob).instance = 'a';
+    b.get(RecordingJob).instance = 'b';
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+  beforeEach(reset);
+
+  it('a job claimed by one instance is skipped by the other instance\'s scheduled pass (contract §6)', async () => {
+    const release = a.get(RecordingJob).holdNextRun();
+    const passA = a.get(JobRunner).tick();
+    await a.get(RecordingJob).started;
+    await b.get(JobRunner).tick();
+    release();
+    await passA;
+    expect(shared.runs.map((r) => r.instance)).toEqual(['a']);
+    expect(shared.maxActive).toBe(1);
+  });
+
+  it('POST /admin/jobs/run waits for a claim held elsewhere instead of skipping (contract §6)', async () => {
+    const release = a.get(RecordingJob).holdNextRun();
+    const passA = a.get(JobRunner).tick();
+    await a.get(RecordingJob).started;
+    const runOnB = b.admin.post('/admin/jobs/run').then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(shared.runs).toEqual([]);
+    release();
+    await passA;
+    const res = await runOnB;
+    expect(res.status).toBe(500); // the failing test job, reported after the wait
+    expect(shared.runs.map((r) => r.instance)).toEqual(['a', 'b']);
+    expect(shared.maxActive).toBe(1);
+  });
+
+  it('many concurrent passes on two instances never run a job twice at once (contract §6)', async () => {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).get(JobRunner).tick()));
+    expect(shared.maxActive).toBe(1);
+    expect(shared.runs.length).toBeGreaterThanOrEqual(1);
+  });
+});
