@@ -27,7 +27,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: url.toString(), DATA_DIR: 'memory://' },
     onServer: true,
     drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };

@@ -9,10 +9,11 @@ export { LoggingModule, REDACTED_PATHS, redactUrl } from './logging/logging.modu
 export { configureHttp, BODY_LIMIT_BYTES } from './http/configure-http';
 export { Clock, TestClock } from './clock/clock';
 export { SandboxClock } from './clock/sandbox-clock';
-export { returnedRows } from './clock/clock.repository';
+export { returnedRows } from './database/returned-rows';
 export { DomainError, ValidationFailed, NotFound, Unauthorized, Forbidden, ERROR_CATALOGUE } from './errors/domain-error';
 export type { ErrorCode, DomainErrorKind } from './errors/domain-error';
 export { toProblem, problemBody, STATUS_OF_KIND } from './errors/problem-details.filter';
+export { StrictValidationPipe } from './errors/validation.pipe';
 export type { ProblemBody } from './errors/problem-details.filter';
 export { Access, Public, AdminOnly, ACCESS_POLICY } from './access/access.decorators';
 export type { AccessPolicy } from './access/access.decorators';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { returnedRows } from '../database/returned-rows';
 import { ClockState } from './clock-state';
 
 interface ClockRow {
@@ -60,15 +61,4 @@ export class ClockRepository {
     const result: unknown = await this.dataSource.query(sql, parameters);
     return toState(returnedRows<ClockRow>(result)[0]);
   }
-}
-
-/**
- * TypeORM's postgres driver answers UPDATE … RETURNING with [rows, affected]; SELECT and
- * INSERT … RETURNING with rows.
- */
-export function returnedRows<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as T[];
-  }
-  return result as T[];
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { returnedRows } from '@app/common';
 import { AccountEntity } from './account.entity';
 import { Account } from './account';
 
@@ -38,12 +39,13 @@ export class AccountRepository {
 
   /** Replaces name, currency and balance of an account the owner already has (fixtures reloaded). */
   async replaceOwned(account: Account, manager: EntityManager = this.accounts.manager): Promise<Account | null> {
-    const rows: AccountRow[] = await manager.query(
+    const result: unknown = await manager.query(
       `UPDATE account SET name = $3, currency = $4, balance = $5::numeric
         WHERE account_number = $1 AND owner_personal_number = $2
         RETURNING account_number, owner_personal_number, name, currency, balance::text AS balance`,
       [account.accountNumber, account.ownerPersonalNumber, account.name, account.currency, account.balance],
     );
+    const rows = returnedRows<AccountRow>(result);
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
