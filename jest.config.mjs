@@ -11,6 +11,8 @@ const shared = {
 export default {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
+    // Each e2e file starts whole apps on a real PostgreSQL; on a busy two-core machine that can take
+    // several seconds, so hooks and tests get more than jest's default 5 s.
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30, testTimeout: 60_000 },
   ],
 };

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import Personnummer from 'personnummer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -92,12 +93,13 @@ const KNOWN = new Set(Object.keys(new SandboxEnvironment()).concat(['DATABASE_UR
 export function validateEnvironment(raw: Record<string, unknown>): SandboxEnvironment {
   const known = Object.fromEntries(Object.entries(raw).filter(([key, value]) => KNOWN.has(key) && value !== undefined));
   const env = plainToInstance(SandboxEnvironment, known, { exposeDefaultValues: true });
-  const errors = validateSync(env, { stopAtFirstError: true });
-  if (errors.length > 0) {
-    throw new InvalidConfiguration(
-      errors.map((e) => `${Object.values(e.constraints ?? {}).join(', ')} (got ${JSON.stringify(mask(e.property, raw[e.property]))})`),
-    );
+  const problems = validateSync(env, { stopAtFirstError: true }).map(
+    (e) => `${Object.values(e.constraints ?? {}).join(', ')} (got ${JSON.stringify(mask(e.property, raw[e.property]))})`,
+  );
+  if (!problems.some((p) => p.startsWith('DEFAULT_SANDBOX_USER')) && !Personnummer.valid(env.DEFAULT_SANDBOX_USER)) {
+    problems.push(`DEFAULT_SANDBOX_USER must be a valid personal number (got ${JSON.stringify(env.DEFAULT_SANDBOX_USER)})`);
   }
+  if (problems.length > 0) throw new InvalidConfiguration(problems);
   return env;
 }
 

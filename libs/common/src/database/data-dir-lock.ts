@@ -27,6 +27,7 @@ export class DataDirLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const holder = Number(readFileSync(path, 'utf8').trim());
+        // Our own pid is stale too: in a container every start is pid 1.
         if (holder && holder !== process.pid && isAlive(holder)) throw new DataDirLocked(dataDir, holder);
         rmSync(path, { force: true });
       }

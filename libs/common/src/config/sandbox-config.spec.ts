@@ -1,0 +1,92 @@
+import { InvalidConfiguration, SandboxConfig, validateEnvironment } from './sandbox-config';
+
+const configOf = (env: Record<string, string>) => new SandboxConfig(validateEnvironment(env));
+
+function problemsOf(env: Record<string, string>): string {
+  try {
+    validateEnvironment(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidConfiguration);
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration (issue 2: validated once at boot)', () => {
+  it('has the documented defaults', () => {
+    expect({ ...configOf({}) }).toEqual({
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: './.data',
+      adminApiKey: undefined,
+      downtimeCalendar: true,
+      defaultSandboxUser: '191212121212',
+      seedDemo: true,
+      demoPartnerKey: undefined,
+      jobsIntervalMs: 5000,
+      preApprovalDecisionDelayS: 30,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = configOf({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u:p@db:5432/sandbox',
+      DATA_DIR: '/var/lib/sandbox',
+      ADMIN_API_KEY: 'an-admin-key-long-enough',
+      DOWNTIME_CALENDAR: 'off',
+      DEFAULT_SANDBOX_USER: '198112189876',
+      SEED_DEMO: 'false',
+      DEMO_PARTNER_KEY: 'demo-partner-key-0000000',
+      JOBS_INTERVAL_MS: '0',
+      PRE_APPROVAL_DECISION_DELAY_S: '5',
+      TRUST_PROXY: 'on',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://u:p@db:5432/sandbox',
+      dataDir: '/var/lib/sandbox',
+      adminApiKey: 'an-admin-key-long-enough',
+      downtimeCalendar: false,
+      defaultSandboxUser: '198112189876',
+      seedDemo: false,
+      jobsIntervalMs: 0,
+      preApprovalDecisionDelayS: 5,
+      trustProxy: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(configOf({ DATABASE_URL: '', ADMIN_API_KEY: '' })).toMatchObject({ databaseUrl: undefined, adminApiKey: undefined });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['ADMIN_API_KEY', 'short'],
+    ['DOWNTIME_CALENDAR', 'sometimes'],
+    ['DEFAULT_SANDBOX_USER', '12345'],
+    ['DEFAULT_SANDBOX_USER', '191212121213'],
+    ['SEED_DEMO', 'maybe'],
+    ['DEMO_PARTNER_KEY', 'has spaces in it 123'],
+    ['JOBS_INTERVAL_MS', '-1'],
+    ['PRE_APPROVAL_DECISION_DELAY_S', 'soon'],
+    ['TRUST_PROXY', '2x'],
+    ['LOG_LEVEL', 'loud'],
+  ])('stops start-up on %s=%p with a message that names it', (name, value) => {
+    expect(problemsOf({ [name]: value })).toContain(name);
+  });
+
+  it('names every bad variable at once and never echoes a key', () => {
+    const message = problemsOf({ PORT: 'x', LOG_LEVEL: 'loud', ADMIN_API_KEY: 'secret1' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('LOG_LEVEL');
+    expect(message).toContain('ADMIN_API_KEY');
+    expect(message).not.toContain('secret1');
+  });
+});
