@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { configureHttp, InvalidConfiguration, SandboxConfig, DataDirLocked } from '@app/common';
+import { configureHttp, DataDirLocked, InvalidConfiguration, SandboxConfig, validateEnvironment } from '@app/common';
 import { AppModule } from './app.module';
 
 async function bootstrap(): Promise<void> {
+  // Refuse a bad environment before Nest starts, with one line naming every bad variable.
+  validateEnvironment(process.env);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ env: process.env }), {
     bodyParser: false,
     bufferLogs: true,
