@@ -72,7 +72,7 @@ describe('npm run cli (contract §3, §8)', () => {
       const cli = captureIo(cliEnv());
       expect(await runCli(['seed', file], cli.io)).toBe(0);
       expect(cli.out()).toContain('Seeded 2 user(s) with 2 account(s), 2 partner(s), 1 TPP setting(s).');
-      expect(cli.out()).toContain(fixture.partners[0].api_key);
+      expect(cli.out()).toContain(fixture.partners[0].api_key!);
       const t = await createTestApp({ db: db.onServer ? db : { ...db, env: cliEnv() }, keepClock: true });
       try {
         const res = await t.admin.get(`/admin/users/${alice}`).expect(200);
@@ -84,7 +84,7 @@ describe('npm run cli (contract §3, §8)', () => {
 
     it('refuses an invalid fixture with exit code 2 naming the field, before opening the database', async () => {
       const { fixture } = sampleFixture();
-      (fixture.users[0] as Record<string, unknown>).kyc_completed = 'yes';
+      fixture.users[0].kyc_completed = 'yes';
       const file = join(workDir, 'bad.json');
       writeFileSync(file, JSON.stringify(fixture));
       const cli = captureIo(cliEnv());

@@ -36,7 +36,7 @@ describe('POST /admin/seed (contract §8)', () => {
     expect(aliceNow.body.accounts).toHaveLength(2);
     const bobNow = await t.admin.get(`/admin/users/${bob}`).expect(200);
     expect(bobNow.body).toMatchObject({ kyc_completed: false, credit_decision: 'REJECTED' });
-    expect(await t.get(PartnerService).authenticate(fixture.partners[0].api_key)).not.toBeNull();
+    expect(await t.get(PartnerService).authenticate(fixture.partners[0].api_key!)).not.toBeNull();
     const tpp = await t.get(TppRegistry).identify({ organizationId: fixture.tpps[0].organization_id, fingerprint: '00' });
     expect(tpp.nonAuthenticatedTokenLifetimeS).toBe(600);
   });
@@ -68,10 +68,10 @@ describe('POST /admin/seed (contract §8)', () => {
 
   it('refuses a bad nested field with 400 naming its path, and writes nothing (contract §2)', async () => {
     const { fixture, alice } = sampleFixture();
-    (fixture.users[0].accounts[1] as { currency: string }).currency = 'KRONOR';
+    fixture.users[0].accounts[1].currency = 'KRONOR';
     expectValidationFailed(await t.admin.post('/admin/seed', fixture), 'users.0.accounts.1.currency');
-    (fixture.users[0].accounts[1] as { currency: string }).currency = 'SEK';
-    (fixture.users[0] as Record<string, unknown>).shoe_size = 42;
+    fixture.users[0].accounts[1].currency = 'SEK';
+    fixture.users[0].shoe_size = 42;
     expectValidationFailed(await t.admin.post('/admin/seed', fixture), 'shoe_size');
     await t.admin.get(`/admin/users/${alice}`).expect(404);
   });

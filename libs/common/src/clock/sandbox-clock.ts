@@ -40,29 +40,30 @@ export class SandboxClock extends Clock {
     return this.inFlight;
   }
 
-  async refresh(): Promise<void> {
-    await this.adopt((realNow) => this.repository.read().then((state) => ({ state, realNow })));
+  refresh(): Promise<void> {
+    return this.adopt(() => this.repository.read());
   }
 
-  async set(now: Date, frozen: boolean): Promise<void> {
-    await this.adopt((realNow) => this.repository.set(now, new Date(realNow), frozen).then((state) => ({ state, realNow })));
+  set(now: Date, frozen: boolean): Promise<void> {
+    return this.adopt((realNow) => this.repository.set(now, realNow, frozen));
   }
 
-  async advance(seconds: number): Promise<void> {
-    await this.adopt((realNow) => this.repository.advance(seconds, new Date(realNow)).then((state) => ({ state, realNow })));
+  advance(seconds: number): Promise<void> {
+    return this.adopt((realNow) => this.repository.advance(seconds, realNow));
   }
 
-  async reset(): Promise<void> {
-    await this.adopt((realNow) => this.repository.reset().then((state) => ({ state, realNow })));
+  reset(): Promise<void> {
+    return this.adopt(() => this.repository.reset());
   }
 
-  private async adopt(operation: (realNowMs: number) => Promise<{ state: ClockState; realNow: number }>): Promise<void> {
+  private async adopt(operation: (realNow: Date) => Promise<ClockState>): Promise<void> {
     const ticket = ++this.issued;
-    const { state, realNow } = await operation(Date.now());
+    const realNowMs = Date.now();
+    const state = await operation(new Date(realNowMs));
     // A slow read that began before a later change of ours must not undo it.
     if (ticket < this.adopted) return;
     this.adopted = ticket;
     this.state = state;
-    this.readAtMs = realNow;
+    this.readAtMs = realNowMs;
   }
 }
