@@ -9,10 +9,11 @@ const shared = {
 };
 
 export default {
+  // Each e2e file starts whole apps on a real PostgreSQL; on a busy two-core machine that can take
+  // several seconds, so hooks and tests get more than jest's default 5 s (a global-only option).
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    // Each e2e file starts whole apps on a real PostgreSQL; on a busy two-core machine that can take
-    // several seconds, so hooks and tests get more than jest's default 5 s.
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30, testTimeout: 60_000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
   ],
 };
