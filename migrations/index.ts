@@ -2,6 +2,7 @@ import { CommonCreateClockAndJobLeases1763800000000 } from './1763800000000-Comm
 import { DirectoryCreateUsersPartnersTpps1763800000100 } from './1763800000100-DirectoryCreateUsersPartnersTpps';
 import { SavingsCreateAccounts1763800000200 } from './1763800000200-SavingsCreateAccounts';
 import { SandboxCreateMeta1763800000300 } from './1763800000300-SandboxCreateMeta';
+import { EidCreateOrders1763800001000 } from './1763800001000-EidCreateOrders';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   DirectoryCreateUsersPartnersTpps1763800000100,
   SavingsCreateAccounts1763800000200,
   SandboxCreateMeta1763800000300,
+  EidCreateOrders1763800001000,
 ];

@@ -27,6 +27,7 @@ export { buildOpenApiDocument, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/op
 export { parsePersonalNumber, PERSONAL_NUMBER_RULE } from './values/personal-number';
 export type { PersonalNumber } from './values/personal-number';
 export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
+export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
 export { hashSecret, secretMatchesHash, newSecret } from './values/secrets';

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EidUserDirectory } from '@app/eid';
 import { PartnerEntity } from './partners/partner.entity';
 import { PartnerRepository } from './partners/partner.repository';
 import { PartnerService } from './partners/partner.service';
@@ -9,11 +10,24 @@ import { TppRepository } from './tpps/tpp.repository';
 import { SandboxUserEntity } from './users/sandbox-user.entity';
 import { UserRepository } from './users/user.repository';
 import { UserService } from './users/user.service';
+import { EidUsersAdapter } from './users/eid-users.adapter';
 
-/** Who exists: sandbox users, partners and their keys, the TPP registry. */
+/**
+ * Who exists: sandbox users, partners and their keys, the TPP registry. Global, because the identity
+ * service (libs/eid, which this lib depends on) asks it about users through EidUserDirectory.
+ */
+@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([SandboxUserEntity, PartnerEntity, TppEntity])],
-  providers: [UserRepository, UserService, PartnerRepository, PartnerService, TppRepository, TppRegistry],
-  exports: [UserService, PartnerService, TppRegistry],
+  providers: [
+    UserRepository,
+    UserService,
+    { provide: EidUserDirectory, useClass: EidUsersAdapter },
+    PartnerRepository,
+    PartnerService,
+    TppRepository,
+    TppRegistry,
+  ],
+  exports: [UserService, EidUserDirectory, PartnerService, TppRegistry],
 })
 export class DirectoryModule {}

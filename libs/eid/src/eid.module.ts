@@ -1,5 +1,20 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EidExpiryJob } from './orders/eid-expiry.job';
+import { EidOrderEntity } from './orders/eid-order.entity';
+import { EidOrderRepository } from './orders/eid-order.repository';
+import { EidOrderService } from './orders/eid-order.service';
+import { EidSimulatorController } from './simulator/eid-simulator.controller';
+import { EidSimulatorService } from './simulator/eid-simulator.service';
 
-/** The simulated identity service. For now only its catalogue; the order engine comes with PSD2 auth. */
-@Module({})
+/**
+ * The simulated identity service: orders, their time rules and behaviours, dynamic QR strings, the
+ * simulator API and the expiry job. Needs an EidUserDirectory provider (libs/directory's, global).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([EidOrderEntity])],
+  controllers: [EidSimulatorController],
+  providers: [EidOrderRepository, EidOrderService, EidSimulatorService, EidExpiryJob],
+  exports: [EidOrderService],
+})
 export class EidModule {}

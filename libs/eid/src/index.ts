@@ -9,3 +9,8 @@ export {
   failureHintOf,
 } from './eid-catalogue';
 export type { PendingHintCode, FailedHintCode, HintCode, EidBehaviour, FailEidBehaviour } from './eid-catalogue';
+export { EidUserDirectory } from './eid-user-directory';
+export { EidOrderService } from './orders/eid-order.service';
+export type { EidOrder } from './orders/eid-order';
+export { EID_ORDER_STATUSES, CALL_INITIATORS, ACTIVATION_LIMIT_S, ORDER_LIFETIME_S } from './orders/eid-order-status';
+export type { EidOrderStatus, EidOrderKind, EidChannel, CallInitiator } from './orders/eid-order-status';

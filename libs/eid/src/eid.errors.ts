@@ -1,0 +1,20 @@
+import { DomainError, NotFound } from '@app/common';
+
+/** Acting on an order that is no longer open, or in a way its channel does not allow (contract §4). */
+export class InvalidEidTransition extends DomainError {
+  constructor(orderId: string, why: string) {
+    super('INVALID_STATE', `The eid order ${orderId} ${why}.`);
+  }
+}
+
+export class UnknownEidOrder extends NotFound {
+  constructor(what = 'No eid order matches this token or operation id.') {
+    super(what);
+  }
+}
+
+export class NotTheOrderSubject extends DomainError {
+  constructor() {
+    super('FORBIDDEN', 'Only the person the signing is for can open it.');
+  }
+}

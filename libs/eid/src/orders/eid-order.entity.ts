@@ -1,0 +1,222 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { type EidBehaviour, type FailedHintCode, failureHintOf, type HintCode, type PendingHintCode } from '../eid-catalogue';
+import { InvalidEidTransition } from '../eid.errors';
+import {
+  ACTIVATION_LIMIT_S,
+  type CallInitiator,
+  canMove,
+  type EidChannel,
+  type EidOrderKind,
+  type EidOrderStatus,
+  isOpenStatus,
+  ORDER_LIFETIME_S,
+} from './eid-order-status';
+
+/** Hints that say the app has not been opened yet (contract §4, simulator `hint`). */
+const NOT_OPENED_HINTS: readonly PendingHintCode[] = ['OUTSTANDING_TRANSACTION', 'NO_CLIENT'];
+
+export interface StartEidOrder {
+  kind: EidOrderKind;
+  channel: EidChannel;
+  personalNumber: string;
+  behaviour: EidBehaviour;
+  requestedBy: string;
+  callInitiator?: CallInitiator;
+}
+
+const secondsSince = (start: Date, now: Date) => (now.getTime() - start.getTime()) / 1000;
+
+/**
+ * An order of the simulated identity service: an authentication or a signing by one person,
+ * started by autostart token / QR code or during a phone call. Its status moves only through the
+ * methods below, each checked against the table in eid-order-status.ts. Time comes in as `now`.
+ */
+@Entity({ name: 'eid_order' })
+export class EidOrderEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'text' })
+  kind: EidOrderKind;
+
+  @Column({ type: 'text' })
+  channel: EidChannel;
+
+  @Column({ name: 'call_initiator', type: 'text', nullable: true })
+  callInitiator: CallInitiator | null;
+
+  /** Who authenticates or signs. For an authentication the app may name another user on open. */
+  @Column({ name: 'personal_number', type: 'char', length: 12 })
+  personalNumber: string;
+
+  /** The subject's eid behaviour when the order started (contract §4). */
+  @Column({ type: 'text' })
+  behaviour: EidBehaviour;
+
+  /** Who asks, for the simulator page: a TPP's organizationIdentifier or a partner's name. */
+  @Column({ name: 'requested_by', type: 'text' })
+  requestedBy: string;
+
+  @Column({ type: 'text' })
+  status: EidOrderStatus;
+
+  @Column({ name: 'hint_code', type: 'text', nullable: true })
+  hintCode: HintCode | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz' })
+  startedAt: Date;
+
+  @Column({ name: 'app_opened_at', type: 'timestamptz', nullable: true })
+  appOpenedAt: Date | null;
+
+  @Column({ name: 'call_confirmed_at', type: 'timestamptz', nullable: true })
+  callConfirmedAt: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+
+  @Column({ name: 'autostart_token', type: 'uuid' })
+  autostartToken: string;
+
+  @Column({ name: 'qr_start_token', type: 'uuid' })
+  qrStartToken: string;
+
+  /** Keys the HMAC of the dynamic QR string; never sent to a client. */
+  @Column({ name: 'qr_start_secret', type: 'text' })
+  qrStartSecret: string;
+
+  /** Optimistic lock: every change is `UPDATE … WHERE version = <the version read>`. */
+  @Column({ type: 'integer' })
+  version: number;
+
+  /** A new order: PENDING OUTSTANDING_TRANSACTION, or INITIATED for a phone order (contract §4). */
+  static start(request: StartEidOrder, now: Date): EidOrderEntity {
+    const order = new EidOrderEntity();
+    order.id = randomUUID();
+    order.kind = request.kind;
+    order.channel = request.channel;
+    order.callInitiator = request.callInitiator ?? null;
+    order.personalNumber = request.personalNumber;
+    order.behaviour = request.behaviour;
+    order.requestedBy = request.requestedBy;
+    order.status = request.channel === 'phone' ? 'INITIATED' : 'PENDING';
+    order.hintCode = request.channel === 'phone' ? null : 'OUTSTANDING_TRANSACTION';
+    order.startedAt = now;
+    // Every behaviour but MANUAL and NO_RESPONSE has an app that answers at once.
+    order.appOpenedAt = request.behaviour === 'MANUAL' || request.behaviour === 'NO_RESPONSE' ? null : now;
+    order.callConfirmedAt = null;
+    order.finishedAt = null;
+    order.autostartToken = randomUUID();
+    order.qrStartToken = randomUUID();
+    order.qrStartSecret = randomBytes(32).toString('hex');
+    order.version = 1;
+    return order;
+  }
+
+  get isOpen(): boolean {
+    return isOpenStatus(this.status);
+  }
+
+  /**
+   * The time rules of contract §4, in their order: not opened by the app within 30 s → FAILED
+   * START_FAILED; not finished within 3 minutes → FAILED EXPIRED_TRANSACTION. (Cancel finishes an
+   * order at once.) Returns whether the order changed.
+   */
+  applyTimeRules(now: Date): boolean {
+    if (!this.isOpen) return false;
+    const age = secondsSince(this.startedAt, now);
+    if (!this.appOpenedAt && age >= ACTIVATION_LIMIT_S) return this.finish('FAILED', 'START_FAILED', now);
+    if (age >= ORDER_LIFETIME_S) return this.finish('FAILED', 'EXPIRED_TRANSACTION', now);
+    return false;
+  }
+
+  /**
+   * What the user's app does when the order is read by status or collect (contract §4), after the
+   * time rules. Returns whether the order changed.
+   */
+  applyBehaviour(now: Date): boolean {
+    if (this.applyTimeRules(now)) return true;
+    if (!this.isOpen) return false;
+    const failure = failureHintOf(this.behaviour);
+    if (failure) return this.finish('FAILED', failure, now);
+    switch (this.behaviour) {
+      case 'AUTO_COMPLETE':
+        // The app picks up, confirms a call and signs at once.
+        this.callConfirmedAt ??= now;
+        return this.finish('COMPLETE', null, now);
+      case 'COLLECT_ERROR':
+        // An authentication has no COLLECT_ERROR status: it fails with UNKNOWN (contract §4).
+        return this.kind === 'signing' ? this.finish('COLLECT_ERROR', null, now) : this.finish('FAILED', 'UNKNOWN', now);
+      default:
+        return false;
+    }
+  }
+
+  /** The app opens the order (simulator open; a phone order is picked up). */
+  open(now: Date, personalNumber?: string): void {
+    this.requireOpen();
+    if (personalNumber) this.personalNumber = personalNumber;
+    this.appOpenedAt ??= now;
+    this.moveTo('PENDING', this.channel === 'phone' && !this.callConfirmedAt ? 'USER_CALL_CONFIRM' : 'USER_SIGN');
+  }
+
+  complete(now: Date): void {
+    this.requireOpen();
+    this.appOpenedAt ??= now;
+    this.finish('COMPLETE', null, now);
+  }
+
+  fail(hint: FailedHintCode, now: Date): void {
+    this.requireOpen();
+    this.finish('FAILED', hint, now);
+  }
+
+  cancel(now: Date): void {
+    this.requireOpen();
+    this.finish('FAILED', 'CANCELLED', now);
+  }
+
+  /** Sets the PENDING hint; any hint but OUTSTANDING_TRANSACTION and NO_CLIENT means the app is open. */
+  setHint(hint: PendingHintCode, now: Date): void {
+    this.requireOpen();
+    if (!NOT_OPENED_HINTS.includes(hint)) this.appOpenedAt ??= now;
+    this.moveTo('PENDING', hint);
+  }
+
+  confirmCall(now: Date): void {
+    this.requirePhoneOrder();
+    this.appOpenedAt ??= now;
+    this.callConfirmedAt ??= now;
+    this.moveTo('PENDING', 'USER_SIGN');
+  }
+
+  declineCall(now: Date): void {
+    this.requirePhoneOrder();
+    this.finish('FAILED', 'USER_DECLINED_CALL', now);
+  }
+
+  private requirePhoneOrder(): void {
+    this.requireOpen();
+    if (this.channel !== 'phone') throw new InvalidEidTransition(this.id, 'is not a phone order');
+  }
+
+  private requireOpen(): void {
+    if (!this.isOpen) throw new InvalidEidTransition(this.id, `is ${this.status}, no longer open`);
+  }
+
+  private finish(status: EidOrderStatus, hint: HintCode | null, now: Date): true {
+    this.moveTo(status, hint);
+    this.finishedAt = now;
+    return true;
+  }
+
+  /** The only place status is assigned; PENDING → PENDING changes the hint only. */
+  private moveTo(status: EidOrderStatus, hint: HintCode | null): void {
+    if (status !== this.status && !canMove(this.status, status)) {
+      throw new InvalidEidTransition(this.id, `cannot move from ${this.status} to ${status}`);
+    }
+    this.status = status;
+    this.hintCode = hint;
+  }
+}

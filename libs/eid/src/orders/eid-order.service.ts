@@ -1,0 +1,102 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '@app/common';
+import { EidUserDirectory } from '../eid-user-directory';
+import { UnknownEidOrder } from '../eid.errors';
+import { EidOrder } from './eid-order';
+import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
+import { EidOrderRepository } from './eid-order.repository';
+import { qrString } from './qr-string';
+
+/** Optimistic retries when concurrent readers change the same order. */
+const MAX_ATTEMPTS = 5;
+
+export type StartRequest = Omit<StartEidOrder, 'behaviour'>;
+
+/**
+ * The simulated identity service: one engine for every eid order (PSD2 authentication, transfer
+ * signing, partner signing). Callers map its statuses to their own interface's words.
+ */
+@Injectable()
+export class EidOrderService {
+  private readonly logger = new Logger(EidOrderService.name);
+
+  constructor(
+    private readonly orders: EidOrderRepository,
+    private readonly clock: Clock,
+    private readonly users: EidUserDirectory,
+  ) {}
+
+  /** Starts an order for a sandbox user, with that user's eid behaviour (the caller checked the user exists). */
+  async start(request: StartRequest, manager?: EntityManager): Promise<EidOrder> {
+    const behaviour = (await this.users.behaviourOf(request.personalNumber)) ?? 'NO_RESPONSE';
+    const order = EidOrderEntity.start({ ...request, behaviour }, this.clock.now());
+    await this.orders.insert(order, manager);
+    return this.snapshot(order);
+  }
+
+  /**
+   * The order as the user's app leaves it when the relying party polls (status, collect): the time
+   * rules, then the behaviour (contract §4).
+   */
+  poll(id: string): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id), (order, now) => order.applyBehaviour(now));
+  }
+
+  /** The order with the time rules applied (no behaviour): for reads that are not polls. */
+  get(id: string): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id), (order, now) => order.applyTimeRules(now));
+  }
+
+  /** Cancels an open order (FAILED CANCELLED); a finished one is 409 INVALID_STATE. */
+  cancel(id: string): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id), (order, now) => {
+      order.applyTimeRules(now);
+      order.cancel(now);
+      return true;
+    });
+  }
+
+  /**
+   * Applies the time rules, then `act`, and saves with a version check, reading again when another
+   * request changed the order in between. `act` returns whether it changed anything.
+   */
+  async change(
+    find: () => Promise<EidOrderEntity | null>,
+    act: (order: EidOrderEntity, now: Date) => boolean,
+  ): Promise<EidOrder> {
+    for (let attempt = 1; ; attempt++) {
+      const order = await find();
+      if (!order) throw new UnknownEidOrder();
+      const now = this.clock.now();
+      const changed = act(order, now);
+      if (!changed || (await this.orders.saveIfUnchanged(order))) return this.snapshot(order);
+      if (attempt >= MAX_ATTEMPTS) {
+        this.logger.warn(`eid order ${order.id} kept changing under us; answering its last state`);
+        return this.snapshot(order);
+      }
+    }
+  }
+
+  /** Closes stale open orders by the time rules (the expiry job). */
+  async expireStale(): Promise<void> {
+    const { startFailed, expired } = await this.orders.expireStale(this.clock.now());
+    if (startFailed + expired > 0) this.logger.log(`eid orders closed: ${startFailed} START_FAILED, ${expired} EXPIRED_TRANSACTION`);
+  }
+
+  snapshot(order: EidOrderEntity): EidOrder {
+    return {
+      id: order.id,
+      kind: order.kind,
+      channel: order.channel,
+      callInitiator: order.callInitiator,
+      personalNumber: order.personalNumber,
+      status: order.status,
+      hintCode: order.hintCode,
+      startedAt: order.startedAt,
+      finishedAt: order.finishedAt,
+      autostartToken: order.autostartToken,
+      qrString: order.isOpen && order.channel === 'app' ? qrString(order.qrStartToken, order.qrStartSecret, order.startedAt, this.clock.now()) : null,
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import type { HintCode } from '../eid-catalogue';
+import type { CallInitiator, EidChannel, EidOrderKind, EidOrderStatus } from './eid-order-status';
+
+/** What other libs see of an order: a snapshot, read-only, without its QR secret. */
+export interface EidOrder {
+  id: string;
+  kind: EidOrderKind;
+  channel: EidChannel;
+  callInitiator: CallInitiator | null;
+  personalNumber: string;
+  status: EidOrderStatus;
+  /** Present for PENDING and FAILED orders. */
+  hintCode: HintCode | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  autostartToken: string;
+  /** The current dynamic QR string while the order is open (app orders only), else null. */
+  qrString: string | null;
+}

@@ -1,0 +1,106 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiProblems, Public, UuidPipe } from '@app/common';
+import { EidSimulatorService } from './eid-simulator.service';
+import { FailOrderDto, HintOrderDto, ListOperationsQueryDto, OpenedOrderDto, OpenOrderDto, OperationsDto } from './simulator.dto';
+
+const OPERATION = new UuidPipe('operation_id');
+const OPERATION_PARAM = { name: 'operation_id', format: 'uuid', description: 'The order, from open or the listing' };
+const NOT_OPEN = { status: 409, code: 'INVALID_STATE' as const, description: 'The order is no longer open' };
+
+/**
+ * The eid simulator API (contract §4): what the identity app would do. No key: holding the token is
+ * the right to act.
+ */
+@ApiTags('Sandbox eid simulator')
+@Public()
+@Controller('sandbox/eid')
+export class EidSimulatorController {
+  constructor(private readonly simulator: EidSimulatorService) {}
+
+  @Post('open')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Open an order in the app, by autostart token or QR string',
+    description:
+      'The app opens (hint USER_SIGN). A QR string is accepted while its t is within 5 s of the sandbox clock. ' +
+      'For an authentication, personal_number chooses who authenticates; for a signing it must be the subject (else 403).',
+  })
+  @ApiOkResponse({ type: OpenedOrderDto })
+  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN)
+  async openOrder(@Body() dto: OpenOrderDto): Promise<OpenedOrderDto> {
+    const order = await this.simulator.openByToken(dto.token, dto.personal_number);
+    return { operation_id: order.id, kind: order.kind, status: order.status };
+  }
+
+  @Get('operations')
+  @ApiOperation({ summary: 'The open phone orders of a person', description: 'What the app on that person\'s phone would show.' })
+  @ApiOkResponse({ type: OperationsDto })
+  @ApiProblems(400)
+  async listOperations(@Query() query: ListOperationsQueryDto): Promise<OperationsDto> {
+    return { operations: await this.simulator.listPhoneOrders(query.personal_number) };
+  }
+
+  @Post('operations/:operation_id/open')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Pick up an order in the app (phone orders)' })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, NOT_OPEN)
+  async openOperation(@Param('operation_id', OPERATION) id: string): Promise<void> {
+    await this.simulator.open(id);
+  }
+
+  @Post('operations/:operation_id/complete')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Approve: the user identifies or signs' })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, NOT_OPEN)
+  async completeOperation(@Param('operation_id', OPERATION) id: string): Promise<void> {
+    await this.simulator.complete(id);
+  }
+
+  @Post('operations/:operation_id/fail')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Fail the order with a FAILED hint code of bank §3.2' })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, NOT_OPEN)
+  async failOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: FailOrderDto): Promise<void> {
+    await this.simulator.fail(id, dto.hint_code);
+  }
+
+  @Post('operations/:operation_id/hint')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Set the PENDING hint code of an open order',
+    description: 'Any PENDING hint of bank §3.2; a hint other than OUTSTANDING_TRANSACTION and NO_CLIENT means the app is open.',
+  })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, NOT_OPEN)
+  async hintOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: HintOrderDto): Promise<void> {
+    await this.simulator.hint(id, dto.hint_code);
+  }
+
+  @Post('operations/:operation_id/confirm-call')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Confirm being in the call (phone orders)' })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })
+  async confirmCall(@Param('operation_id', OPERATION) id: string): Promise<void> {
+    await this.simulator.confirmCall(id);
+  }
+
+  @Post('operations/:operation_id/decline-call')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Decline the call: FAILED USER_DECLINED_CALL (phone orders)' })
+  @ApiParam(OPERATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })
+  async declineCall(@Param('operation_id', OPERATION) id: string): Promise<void> {
+    await this.simulator.declineCall(id);
+  }
+}

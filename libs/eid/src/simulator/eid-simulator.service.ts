@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, PersonalNumberReader, ValidationFailed } from '@app/common';
+import type { FailedHintCode, PendingHintCode } from '../eid-catalogue';
+import { EidUserDirectory } from '../eid-user-directory';
+import { NotTheOrderSubject } from '../eid.errors';
+import { EidOrder } from '../orders/eid-order';
+import { EidOrderEntity } from '../orders/eid-order.entity';
+import { QR_ACCEPT_WINDOW_S } from '../orders/eid-order-status';
+import { EidOrderRepository } from '../orders/eid-order.repository';
+import { EidOrderService } from '../orders/eid-order.service';
+import { parseQrString, qrCodeMatches } from '../orders/qr-string';
+import { OperationDto } from './simulator.dto';
+
+/**
+ * The stand-in for the identity app (contract §4). Capability-based: holding the autostart token or
+ * a current QR string is the right to act, as with a real app; phone orders are found by person.
+ */
+@Injectable()
+export class EidSimulatorService {
+  constructor(
+    private readonly orders: EidOrderService,
+    private readonly repository: EidOrderRepository,
+    private readonly users: EidUserDirectory,
+    private readonly personalNumbers: PersonalNumberReader,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The app opens the order named by an autostart token or a fresh QR string. */
+  async openByToken(token: string, personalNumberText?: string): Promise<EidOrder> {
+    const subject = personalNumberText === undefined ? undefined : await this.knownUser(personalNumberText);
+    const find = () => this.findByToken(token.trim());
+    return this.orders.change(find, (order, now) => {
+      order.applyTimeRules(now);
+      if (subject && order.kind === 'signing' && subject !== order.personalNumber) throw new NotTheOrderSubject();
+      order.open(now, order.kind === 'authentication' ? subject : undefined);
+      return true;
+    });
+  }
+
+  /** Every open phone order of a person (the app on that person's phone). */
+  async listPhoneOrders(personalNumberText: string): Promise<OperationDto[]> {
+    const personalNumber = this.personalNumbers.read(personalNumberText);
+    const open = await this.repository.listOpenPhoneOrders(personalNumber);
+    const now = this.clock.now();
+    // Orders the time rules have closed are no longer open, even before the expiry job saw them.
+    return open
+      .filter((order) => !order.applyTimeRules(now))
+      .map((order) => ({
+        operation_id: order.id,
+        kind: order.kind,
+        status: order.status,
+        ...(order.hintCode ? { hint_code: order.hintCode } : {}),
+        started_at: order.startedAt.toISOString(),
+      }));
+  }
+
+  open(id: string): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.open(now));
+  }
+
+  complete(id: string): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.complete(now));
+  }
+
+  fail(id: string, hint: FailedHintCode): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.fail(hint, now));
+  }
+
+  hint(id: string, hint: PendingHintCode): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.setHint(hint, now));
+  }
+
+  confirmCall(id: string): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.confirmCall(now));
+  }
+
+  declineCall(id: string): Promise<EidOrder> {
+    return this.act(id, (order, now) => order.declineCall(now));
+  }
+
+  private act(id: string, action: (order: EidOrderEntity, now: Date) => void): Promise<EidOrder> {
+    return this.orders.change(
+      () => this.repository.findById(id),
+      (order, now) => {
+        order.applyTimeRules(now);
+        action(order, now);
+        return true;
+      },
+    );
+  }
+
+  private async findByToken(token: string): Promise<EidOrderEntity | null> {
+    const qr = parseQrString(token);
+    if (!qr) {
+      return /^[0-9a-f-]{36}$/i.test(token) ? this.repository.findByAutostartToken(token.toLowerCase()) : null;
+    }
+    const order = await this.repository.findByQrStartToken(qr.qrStartToken);
+    if (!order || !qrCodeMatches(qr, order.qrStartSecret)) return null;
+    const shownAt = order.startedAt.getTime() + qr.t * 1000;
+    if (Math.abs(this.clock.now().getTime() - shownAt) > QR_ACCEPT_WINDOW_S * 1000) {
+      throw new ValidationFailed(`token: this QR string is older than ${QR_ACCEPT_WINDOW_S} seconds; scan the current one`);
+    }
+    return order;
+  }
+
+  private async knownUser(text: string): Promise<string> {
+    const personalNumber = this.personalNumbers.read(text);
+    if ((await this.users.behaviourOf(personalNumber)) === null) {
+      throw new ValidationFailed(`personal_number ${personalNumber} is not a sandbox user`);
+    }
+    return personalNumber;
+  }
+}
