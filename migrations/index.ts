@@ -3,6 +3,7 @@ import { DirectoryCreateUsersPartnersTpps1763800000100 } from './1763800000100-D
 import { SavingsCreateAccounts1763800000200 } from './1763800000200-SavingsCreateAccounts';
 import { SandboxCreateMeta1763800000300 } from './1763800000300-SandboxCreateMeta';
 import { EidCreateOrders1763800001000 } from './1763800001000-EidCreateOrders';
+import { AuthCreatePsd2Tables1763800002000 } from './1763800002000-AuthCreatePsd2Tables';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   SavingsCreateAccounts1763800000200,
   SandboxCreateMeta1763800000300,
   EidCreateOrders1763800001000,
+  AuthCreatePsd2Tables1763800002000,
 ];

@@ -3,6 +3,9 @@ import { createTestApp, TestApp } from './support/test-app';
 /** Routes Swagger itself serves (they document the others), and Nest's catch-all 404 route. */
 const DOCUMENTATION_ROUTES = /^\/(docs|openapi\.(json|yaml))|\*splat/;
 
+/** Contract §2: these answer RFC 6749 { error, error_description } instead of problem+json. */
+const TOKEN_ENDPOINTS = ['/psd2/auth/1.0/token', '/api/auth/1.0/token'];
+
 interface ExpressLayer {
   route?: { path: string; methods: Record<string, boolean> };
 }
@@ -52,7 +55,7 @@ describe('OpenAPI description (contract §1)', () => {
     expect(missing).toEqual([]);
   });
 
-  it('gives every operation a summary, a success response and its problem responses as application/problem+json', () => {
+  it('gives every operation a summary, a success response and its error responses: problem+json, RFC 6749 JSON on token endpoints (contract §2)', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const where = `${method.toUpperCase()} ${path}`;
@@ -60,10 +63,11 @@ describe('OpenAPI description (contract §1)', () => {
         const statuses = Object.keys(operation.responses);
         expect({ where, success: statuses.some((s) => /^2/.test(s)) }).toEqual({ where, success: true });
         for (const status of statuses.filter((s) => /^[45]/.test(s))) {
+          const oauth = TOKEN_ENDPOINTS.includes(path) && ['400', '401', '403'].includes(status);
           expect({ where, status, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({
             where,
             status,
-            content: ['application/problem+json'],
+            content: [oauth ? 'application/json' : 'application/problem+json'],
           });
         }
       }

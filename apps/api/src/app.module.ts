@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
 import { CommonModule, DatabaseModule, LoggingModule, SandboxConfigModule } from '@app/common';
 import { DirectoryModule } from '@app/directory';
 import { EidModule } from '@app/eid';
@@ -29,6 +30,7 @@ export class AppModule {
         DirectoryModule,
         SavingsModule,
         SandboxModule,
+        AuthModule,
       ],
     };
   }

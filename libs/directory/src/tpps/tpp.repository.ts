@@ -20,15 +20,22 @@ const toTpp = (row: TppRow): Tpp => ({
 export class TppRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Registers the TPP with default settings unless known; one statement either way. */
+  /**
+   * The TPP, registered with default settings if new. Known TPPs (every call but the first) cost one
+   * indexed read and no write.
+   */
   async findOrRegister(identifier: string, manager: EntityManager = this.dataSource.manager): Promise<Tpp> {
-    const rows: TppRow[] = await manager.query(
+    const select = 'SELECT id, identifier, non_authenticated_token_lifetime_s FROM tpp WHERE identifier = $1';
+    const known: TppRow[] = await manager.query(select, [identifier]);
+    if (known[0]) return toTpp(known[0]);
+    const inserted: TppRow[] = await manager.query(
       `INSERT INTO tpp (identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2)
-       ON CONFLICT (identifier) DO UPDATE SET identifier = EXCLUDED.identifier
+       ON CONFLICT (identifier) DO NOTHING
        RETURNING id, identifier, non_authenticated_token_lifetime_s`,
       [identifier, DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S],
     );
-    return toTpp(rows[0]);
+    // A concurrent first call may have registered it between our read and insert.
+    return toTpp(inserted[0] ?? (await manager.query(select, [identifier]))[0]);
   }
 
   async configure(identifier: string, lifetimeS: number, manager: EntityManager = this.dataSource.manager): Promise<Tpp> {

@@ -1,0 +1,92 @@
+import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '@app/common';
+import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
+import type { Psd2Client } from '../certificate/psd2-client';
+import { PsuIpAddress } from '../psu-ip-address.decorator';
+import {
+  AuthenticationStatusDto,
+  PendingCodeDto,
+  StartAuthenticationDto,
+  StartAuthenticationResponseDto,
+} from './authorization.dto';
+import { Psd2AuthorizationService } from './psd2-authorization.service';
+
+const SANDBOX_USER_HEADER = {
+  name: 'X-Sandbox-User',
+  required: false,
+  description: 'Personal number of the PSU who authenticates; default DEFAULT_SANDBOX_USER (contract §4)',
+};
+const START_PROBLEMS = [
+  400,
+  401,
+  { status: 403, code: 'ROLE_NOT_IN_CERTIFICATE' as const, description: 'A scope whose role the certificate lacks (bank §1, §7.4)' },
+];
+const START_DESCRIPTION =
+  'Starts an eid authentication of the PSU. The pending_code serves status, cancel and the token exchange. ' +
+  'AUTO_START: launch eid://autostarttoken=<auto_start_token>&redirect=null. QR_CODE: show qr_code from status, polling at most once a second.';
+
+@ApiTags('PSD2 authentication')
+@Psd2Certificate()
+@Controller('psd2/auth/3.0')
+export class Psd2AuthorizationController {
+  constructor(private readonly service: Psd2AuthorizationService) {}
+
+  @Post('authenticate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start the authenticate flow (bank §2.1, §2.2)', description: `${START_DESCRIPTION} Yields an access token of 30 minutes, no refresh token.` })
+  @ApiHeader(SANDBOX_USER_HEADER)
+  @ApiOkResponse({ type: StartAuthenticationResponseDto })
+  @ApiProblems(...START_PROBLEMS)
+  authenticate(
+    @Body() dto: StartAuthenticationDto,
+    @CurrentPsd2Client() client: Psd2Client,
+    @PsuIpAddress() psuIpAddress: string,
+    @Headers('x-sandbox-user') sandboxUser?: string,
+  ): Promise<StartAuthenticationResponseDto> {
+    return this.service.start('authenticate', dto, { client, psuIpAddress, sandboxUser });
+  }
+
+  @Post('authorize')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start the authorize flow (bank §2.1, §2.2)',
+    description: `${START_DESCRIPTION} Yields an access token of 5 minutes and, with AIS, a refresh token valid 180 days (4 uses a day).`,
+  })
+  @ApiHeader(SANDBOX_USER_HEADER)
+  @ApiOkResponse({ type: StartAuthenticationResponseDto })
+  @ApiProblems(...START_PROBLEMS)
+  authorize(
+    @Body() dto: StartAuthenticationDto,
+    @CurrentPsd2Client() client: Psd2Client,
+    @PsuIpAddress() psuIpAddress: string,
+    @Headers('x-sandbox-user') sandboxUser?: string,
+  ): Promise<StartAuthenticationResponseDto> {
+    return this.service.start('authorize', dto, { client, psuIpAddress, sandboxUser });
+  }
+
+  @Post('status')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Status of an authentication (bank §2.3)',
+    description: 'eid_auth_status PENDING, COMPLETE or FAILED with the eid hint code; qr_code in QR_CODE mode while PENDING. A finished authentication answers its final state.',
+  })
+  @ApiOkResponse({ type: AuthenticationStatusDto })
+  @ApiProblems(400, 401, 404, { status: 429, code: 'POLLING_TOO_FAST', description: 'QR_CODE mode: less than a second since the last status call (Retry-After: 1)' })
+  status(
+    @Body() dto: PendingCodeDto,
+    @CurrentPsd2Client() client: Psd2Client,
+    @PsuIpAddress() _psuIpAddress: string,
+  ): Promise<AuthenticationStatusDto> {
+    return this.service.status(dto.pending_code, client);
+  }
+
+  @Post('cancel')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel an authentication (bank §3.1, §7.4)', description: 'Status then answers FAILED with hint CANCELLED.' })
+  @ApiNoContentResponse()
+  @ApiProblems(400, 401, 404, { status: 409, code: 'INVALID_STATE', description: 'The authentication is COMPLETE or FAILED' })
+  async cancel(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client, @PsuIpAddress() _psuIpAddress: string): Promise<void> {
+    await this.service.cancel(dto.pending_code, client);
+  }
+}

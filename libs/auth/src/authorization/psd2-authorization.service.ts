@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Clock, type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
+import { UserService } from '@app/directory';
+import { type EidOrder, EidOrderService } from '@app/eid';
+import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
+import type { Psd2Client } from '../certificate/psd2-client';
+import { parseScopes, ROLE_OF_SCOPE, type Scope } from '../scopes';
+import { AuthenticationStatusDto, StartAuthenticationDto, StartAuthenticationResponseDto } from './authorization.dto';
+import { type AuthFlow, Psd2AuthorizationEntity } from './psd2-authorization.entity';
+import { Psd2AuthorizationRepository } from './psd2-authorization.repository';
+
+export interface StartContext {
+  client: Psd2Client;
+  psuIpAddress: string;
+  /** The X-Sandbox-User header, if any (contract §4). */
+  sandboxUser: string | undefined;
+}
+
+/** PSD2 authenticate/authorize, status and cancel (bank §2.1–2.3, §3.1, §4.1) on the eid engine. */
+@Injectable()
+export class Psd2AuthorizationService {
+  constructor(
+    private readonly authorizations: Psd2AuthorizationRepository,
+    private readonly eid: EidOrderService,
+    private readonly users: UserService,
+    private readonly personalNumbers: PersonalNumberReader,
+    private readonly config: SandboxConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(flow: AuthFlow, dto: StartAuthenticationDto, context: StartContext): Promise<StartAuthenticationResponseDto> {
+    const scopes = parseScopes(dto.scopes) as Scope[];
+    for (const scope of scopes) {
+      if (!context.client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
+    }
+    const personalNumber = await this.psu(context.sandboxUser);
+    const order = await this.eid.start({
+      kind: 'authentication',
+      channel: 'app',
+      personalNumber,
+      requestedBy: context.client.tpp.identifier,
+    });
+    const authorization = Object.assign(new Psd2AuthorizationEntity(), {
+      pendingCode: randomUUID(),
+      flow,
+      tppId: context.client.tpp.id,
+      eidOrderId: order.id,
+      scopes,
+      startMode: dto.start_mode,
+      endUserIp: dto.end_user_ip,
+      psuIpAddress: context.psuIpAddress,
+      createdAt: order.startedAt,
+      lastPolledAt: null,
+      exchangedAt: null,
+    });
+    await this.authorizations.insert(authorization);
+    return {
+      pending_code: authorization.pendingCode,
+      ...(dto.start_mode === 'AUTO_START' ? { auto_start_token: order.autostartToken } : {}),
+    };
+  }
+
+  /** Bank §2.3: the state of the eid order as the user's app leaves it; QR_CODE mode at most once a second. */
+  async status(pendingCode: string, client: Psd2Client): Promise<AuthenticationStatusDto> {
+    const polled = await this.authorizations.recordPoll(pendingCode, client.tpp.id, this.clock.now());
+    if (!polled) {
+      if (await this.authorizations.findOwned(pendingCode, client.tpp.id)) throw new PollingTooFast();
+      throw new UnknownPendingCode();
+    }
+    const order = await this.eid.poll(polled.eidOrderId);
+    return toStatus(order, polled.startMode === 'QR_CODE');
+  }
+
+  /** Bank §3.1, §7.4 rule 2: an open authentication is cancelled (FAILED CANCELLED); a finished one is 409. */
+  async cancel(pendingCode: string, client: Psd2Client): Promise<void> {
+    const authorization = await this.authorizations.findOwned(pendingCode, client.tpp.id);
+    if (!authorization) throw new UnknownPendingCode();
+    await this.eid.cancel(authorization.eidOrderId);
+  }
+
+  /** X-Sandbox-User, or the default user (contract §4); either must be a sandbox user (else 400). */
+  private async psu(header: string | undefined): Promise<string> {
+    const personalNumber =
+      header === undefined ? (this.config.defaultSandboxUser as PersonalNumber) : this.personalNumbers.read(header, 'X-Sandbox-User');
+    if (!(await this.users.find(personalNumber))) {
+      throw new ValidationFailed(
+        header === undefined
+          ? `X-Sandbox-User is missing and the default user ${personalNumber} (DEFAULT_SANDBOX_USER) does not exist; seed it or name a user`
+          : `X-Sandbox-User ${personalNumber} is not a sandbox user`,
+      );
+    }
+    return personalNumber;
+  }
+}
+
+/** The eid order in the words of bank §2.3: INITIATED and PENDING are PENDING. */
+function toStatus(order: EidOrder, qrMode: boolean): AuthenticationStatusDto {
+  const status = order.status === 'COMPLETE' ? 'COMPLETE' : order.status === 'PENDING' || order.status === 'INITIATED' ? 'PENDING' : 'FAILED';
+  return {
+    eid_auth_status: status,
+    ...(order.hintCode && status !== 'COMPLETE' ? { hint_code: order.hintCode } : {}),
+    ...(qrMode && status === 'PENDING' && order.qrString ? { qr_code: order.qrString } : {}),
+  };
+}

@@ -1,0 +1,7 @@
+import type { Psd2Client } from '../certificate/psd2-client';
+import type { AccessTokenGrant } from '../tokens/token.repository';
+
+/** A PSD2 resource call: who the TPP is and what its token grants. */
+export interface Psd2Caller extends Psd2Client {
+  token: AccessTokenGrant;
+}

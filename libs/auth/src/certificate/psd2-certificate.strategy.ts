@@ -1,0 +1,46 @@
+import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
+import type { Request } from 'express';
+import { AccessStrategyRegistry, type AccessStrategy, Unauthorized } from '@app/common';
+import { readPsd2Certificate, TppRegistry, UnreadableCertificate } from '@app/directory';
+import type { Psd2Client } from './psd2-client';
+
+export const PSD2_CERTIFICATE_STRATEGY = 'psd2-certificate';
+export const CERTIFICATE_HEADER = 'x-psd2-client-test-cert';
+
+/**
+ * `X-PSD2-CLIENT-TEST-CERT`: parsed (not validated: sandbox), the TPP found or registered on first
+ * use, the roles attached. Missing or unreadable → 401.
+ */
+@Injectable()
+export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
+  readonly name = PSD2_CERTIFICATE_STRATEGY;
+
+  constructor(
+    private readonly tpps: TppRegistry,
+    private readonly registry: AccessStrategyRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  authenticate(context: ExecutionContext): Promise<Psd2Client> {
+    return this.identify(context.switchToHttp().getRequest<Request>());
+  }
+
+  async identify(request: Request): Promise<Psd2Client> {
+    const header = request.headers[CERTIFICATE_HEADER];
+    if (typeof header !== 'string' || header.trim() === '') {
+      throw new Unauthorized('The X-PSD2-CLIENT-TEST-CERT header is missing (Base64 of the TPP\'s test certificate).');
+    }
+    let certificate;
+    try {
+      certificate = readPsd2Certificate(header);
+    } catch (error) {
+      if (!(error instanceof UnreadableCertificate)) throw error;
+      throw new Unauthorized(`X-PSD2-CLIENT-TEST-CERT: ${error.message}.`);
+    }
+    const tpp = await this.tpps.identify(certificate);
+    return { tpp, roles: certificate.roles };
+  }
+}

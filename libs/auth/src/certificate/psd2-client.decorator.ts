@@ -1,0 +1,21 @@
+import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { Access, type RequestWithPrincipal } from '@app/common';
+import { PSD2_CERTIFICATE_STRATEGY } from './psd2-certificate.strategy';
+import type { Psd2Client } from './psd2-client';
+
+export const CERTIFICATE_HEADER_DOC = {
+  name: 'X-PSD2-CLIENT-TEST-CERT',
+  required: true,
+  description: 'Base64 of the TPP\'s test certificate (DER, or PEM text); GET /sandbox/test-certificate mints one',
+};
+export const PSU_IP_HEADER_DOC = { name: 'PSU-IP-Address', required: true, description: 'IPv4 or IPv6 address of the PSU' };
+
+/** Routes called by a TPP with its test certificate (contract §3); 401 without a readable one. */
+export const Psd2Certificate = () =>
+  applyDecorators(Access({ strategy: PSD2_CERTIFICATE_STRATEGY }), ApiHeader(CERTIFICATE_HEADER_DOC), ApiHeader(PSU_IP_HEADER_DOC));
+
+/** The TPP the guard identified. */
+export const CurrentPsd2Client = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Psd2Client => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as Psd2Client,
+);

@@ -1,0 +1,7 @@
+import type { Psd2Role, Tpp } from '@app/directory';
+
+/** The TPP behind a PSD2 call, as its test certificate says (contract §3). */
+export interface Psd2Client {
+  tpp: Tpp;
+  roles: Psd2Role[];
+}

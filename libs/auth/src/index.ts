@@ -1,0 +1,10 @@
+export { AuthModule } from './auth.module';
+export { Psd2Bearer, RequireScope, AllowTokenKinds, CurrentPsd2Caller } from './bearer/psd2-token.decorators';
+export type { Psd2Caller } from './bearer/psd2-caller';
+export { Psd2Certificate, CurrentPsd2Client } from './certificate/psd2-client.decorator';
+export type { Psd2Client } from './certificate/psd2-client';
+export { PsuIpAddress } from './psu-ip-address.decorator';
+export { SCOPES, scopesOfRoles } from './scopes';
+export type { Scope } from './scopes';
+export { TOKEN_KINDS } from './tokens/token-kinds';
+export type { TokenKind } from './tokens/token-kinds';

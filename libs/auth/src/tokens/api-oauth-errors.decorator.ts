@@ -1,0 +1,39 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { OAuthErrorDto } from './token.dto';
+
+const example = (error: string, error_description: string) => ({ value: { error, error_description } });
+
+/** The RFC 6749 §5.2 errors of a token endpoint (contract §2 table), as application/json. */
+export function ApiOAuthErrors() {
+  const schema = { $ref: getSchemaPath(OAuthErrorDto) };
+  return applyDecorators(
+    ApiExtraModels(OAuthErrorDto),
+    ApiResponse({
+      status: 400,
+      description: 'invalid_request, unsupported_grant_type, invalid_grant, authorization_pending or expired_token',
+      content: {
+        'application/json': {
+          schema,
+          examples: {
+            invalid_request: example('invalid_request', 'The PSU-IP-Address header is required'),
+            unsupported_grant_type: example('unsupported_grant_type', 'grant_type password is not supported'),
+            invalid_grant: example('invalid_grant', 'The pending_code has already been exchanged.'),
+            authorization_pending: example('authorization_pending', 'The user has not completed the eid authentication yet'),
+            expired_token: example('expired_token', 'The eid authentication expired.'),
+          },
+        },
+      },
+    }),
+    ApiResponse({
+      status: 401,
+      description: 'invalid_client: missing or unreadable credentials',
+      content: { 'application/json': { schema, example: { error: 'invalid_client', error_description: 'The X-PSD2-CLIENT-TEST-CERT header is missing' } } },
+    }),
+    ApiResponse({
+      status: 403,
+      description: 'kyc_required: the user has not answered the know-your-customer questions (bank §7.1 case 6)',
+      content: { 'application/json': { schema, example: { error: 'kyc_required', error_description: 'The user has not answered the know-your-customer questions' } } },
+    }),
+  );
+}

@@ -1,0 +1,79 @@
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import type { Scope } from '../scopes';
+import type { TokenKind } from './token-kinds';
+
+/** An access token: opaque to the client, only its SHA-256 kept, bound to TPP, user, scopes and kind. */
+@Entity({ name: 'psd2_access_token' })
+export class Psd2AccessTokenEntity {
+  @PrimaryColumn({ name: 'token_hash', type: 'char', length: 64 })
+  tokenHash: string;
+
+  @Column({ type: 'text' })
+  kind: TokenKind;
+
+  @Column({ name: 'tpp_id', type: 'uuid' })
+  tppId: string;
+
+  @Column({ name: 'personal_number', type: 'char', length: 12 })
+  personalNumber: string;
+
+  @Column({ type: 'text', array: true })
+  scopes: Scope[];
+
+  @Column({ name: 'issued_at', type: 'timestamptz' })
+  issuedAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+}
+
+/** A PSU's consent to a TPP, valid 180 days (bank §5.3); refresh stops working once it lapses. */
+@Entity({ name: 'psd2_consent' })
+export class Psd2ConsentEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'tpp_id', type: 'uuid' })
+  tppId: string;
+
+  @Column({ name: 'personal_number', type: 'char', length: 12 })
+  personalNumber: string;
+
+  @Column({ type: 'text', array: true })
+  scopes: Scope[];
+
+  @Column({ name: 'granted_at', type: 'timestamptz' })
+  grantedAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+}
+
+/** A refresh token of the authorize flow: 180 days, 4 uses per Stockholm calendar day (bank §5.5). */
+@Entity({ name: 'psd2_refresh_token' })
+export class Psd2RefreshTokenEntity {
+  @PrimaryColumn({ name: 'token_hash', type: 'char', length: 64 })
+  tokenHash: string;
+
+  @Column({ name: 'tpp_id', type: 'uuid' })
+  tppId: string;
+
+  @Column({ name: 'personal_number', type: 'char', length: 12 })
+  personalNumber: string;
+
+  @Column({ name: 'consent_id', type: 'uuid' })
+  consentId: string;
+
+  @Column({ name: 'issued_at', type: 'timestamptz' })
+  issuedAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  /** The Stockholm date of the counted uses, and how many there were that day. */
+  @Column({ name: 'uses_day', type: 'date', nullable: true })
+  usesDay: string | null;
+
+  @Column({ name: 'uses_count', type: 'integer' })
+  usesCount: number;
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { returnedRows } from '@app/common';
+import type { Scope } from '../scopes';
+import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
+import { REFRESH_USES_PER_DAY, type TokenKind } from './token-kinds';
+
+export interface AccessTokenGrant {
+  kind: TokenKind;
+  tppId: string;
+  personalNumber: string;
+  scopes: Scope[];
+  expiresAt: Date;
+}
+
+export interface RefreshUse {
+  personalNumber: string;
+}
+
+/** Access tokens, refresh tokens and consents, by the SHA-256 of the token values. */
+@Injectable()
+export class TokenRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insertAccessToken(tokenHash: string, grant: AccessTokenGrant, issuedAt: Date): Promise<void> {
+    await this.dataSource.manager.insert(Psd2AccessTokenEntity, { tokenHash, ...grant, issuedAt });
+  }
+
+  /** One indexed read per authenticated call. */
+  async findAccessToken(tokenHash: string): Promise<AccessTokenGrant | null> {
+    const token = await this.dataSource.manager.findOneBy(Psd2AccessTokenEntity, { tokenHash });
+    return token && { kind: token.kind, tppId: token.tppId, personalNumber: token.personalNumber, scopes: token.scopes, expiresAt: token.expiresAt };
+  }
+
+  async insertConsent(consent: Omit<Psd2ConsentEntity, 'id'>): Promise<string> {
+    const result = await this.dataSource.manager.insert(Psd2ConsentEntity, consent);
+    return result.identifiers[0].id as string;
+  }
+
+  async insertRefreshToken(token: Omit<Psd2RefreshTokenEntity, 'usesDay' | 'usesCount'>): Promise<void> {
+    await this.dataSource.manager.insert(Psd2RefreshTokenEntity, { ...token, usesDay: null, usesCount: 0 });
+  }
+
+  /** Whose refresh token this is, if it is this TPP's. */
+  async findRefreshTokenOwner(tokenHash: string, tppId: string): Promise<string | null> {
+    const token = await this.dataSource.manager.findOneBy(Psd2RefreshTokenEntity, { tokenHash, tppId });
+    return token?.personalNumber ?? null;
+  }
+
+  /**
+   * Counts one use of a refresh token, in one statement: only if it is this TPP's, unexpired, its
+   * consent has not lapsed and it has been used fewer than 4 times on `today` (Stockholm). Null when
+   * any of that fails; concurrent uses can never exceed the limit.
+   */
+  async useRefreshToken(tokenHash: string, tppId: string, now: Date, today: string): Promise<RefreshUse | null> {
+    const rows = returnedRows<{ personal_number: string }>(
+      await this.dataSource.query(
+        `UPDATE psd2_refresh_token r
+            SET uses_count = CASE WHEN r.uses_day = $4::date THEN r.uses_count + 1 ELSE 1 END,
+                uses_day = $4::date
+          WHERE r.token_hash = $1 AND r.tpp_id = $2 AND r.expires_at > $3
+            AND (r.uses_day IS DISTINCT FROM $4::date OR r.uses_count < $5)
+            AND EXISTS (SELECT 1 FROM psd2_consent c WHERE c.id = r.consent_id AND c.expires_at > $3)
+          RETURNING r.personal_number`,
+        [tokenHash, tppId, now, today, REFRESH_USES_PER_DAY],
+      ),
+    );
+    return rows[0] ? { personalNumber: rows[0].personal_number } : null;
+  }
+}
