@@ -30,7 +30,9 @@ export class Psd2AuthorizationRepository {
       await this.authorizations.manager.query(
         `UPDATE psd2_authorization SET last_polled_at = $3
           WHERE pending_code = $1 AND tpp_id = $2
-            AND NOT (start_mode = 'QR_CODE' AND last_polled_at > $3::timestamptz - interval '1 second' AND last_polled_at <= $3)
+            AND (start_mode <> 'QR_CODE' OR last_polled_at IS NULL
+                 OR last_polled_at <= $3::timestamptz - interval '1 second'
+                 OR last_polled_at > $3) -- the clock was moved back: start afresh
           RETURNING eid_order_id, start_mode`,
         [pendingCode, tppId, now],
       ),
