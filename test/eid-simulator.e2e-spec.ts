@@ -1,0 +1,159 @@
+import { DataSource } from 'typeorm';
+import { EidOrderService } from '@app/eid';
+import { newPersonalNumber } from './support/personal-numbers';
+import { expectProblem, expectValidationFailed } from './support/problems';
+import { newUser, Psd2Client } from './support/psd2';
+import { createTestApp, TestApp } from './support/test-app';
+
+const UNKNOWN = '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11';
+
+describe('eid simulator API (contract §4)', () => {
+  let t: TestApp;
+  let tpp: Psd2Client;
+  beforeAll(async () => {
+    t = await createTestApp();
+    tpp = await Psd2Client.create(t);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+  });
+
+  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
+  const open = (body: object) => t.http.post('/sandbox/eid/open').send(body);
+  const act = (id: string, action: string, body?: object) => t.http.post(`/sandbox/eid/operations/${id}/${action}`).send(body);
+
+  async function manualAuthentication(mode: 'AUTO_START' | 'QR_CODE' = 'AUTO_START') {
+    const user = await newUser(t, { eid: 'MANUAL' });
+    const started = await tpp.pendingCode({ user, mode });
+    return { user, ...started };
+  }
+
+  describe('POST /sandbox/eid/open', () => {
+    it('opens by autostart token, needs no key, and answers { operation_id, kind, status } (contract §4)', async () => {
+      const { autoStartToken } = await manualAuthentication();
+      const res = await open({ token: autoStartToken }).expect(200);
+      expect(res.body).toEqual({ operation_id: expect.any(String), kind: 'authentication', status: 'PENDING' });
+    });
+
+    it('opens by a fresh QR string; one older than 5 seconds is 400 (contract §4)', async () => {
+      const { pendingCode } = await manualAuthentication('QR_CODE');
+      const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
+      await advance(5);
+      await open({ token: qr_code }).expect(200);
+
+      const other = await manualAuthentication('QR_CODE');
+      const stale = (await tpp.status(other.pendingCode).expect(200)).body.qr_code;
+      await advance(6);
+      expectValidationFailed(await open({ token: stale }), 'token');
+    });
+
+    it('refuses a QR string with a forged code or an unknown token with 404 (contract §4)', async () => {
+      const { pendingCode } = await manualAuthentication('QR_CODE');
+      const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
+      expectProblem(await open({ token: qr_code.replace(/.$/, (c: string) => (c === '0' ? '1' : '0')) }), 404, 'NOT_FOUND');
+      expectProblem(await open({ token: UNKNOWN }), 404, 'NOT_FOUND');
+      expectProblem(await open({ token: 'garbage' }), 404, 'NOT_FOUND');
+    });
+
+    it('lets a tester choose who authenticates; an unknown or malformed personal number is 400 (contract §4)', async () => {
+      const { autoStartToken } = await manualAuthentication();
+      expectValidationFailed(await open({ token: autoStartToken, personal_number: newPersonalNumber() }), 'personal_number');
+      expectValidationFailed(await open({ token: autoStartToken, personal_number: '123' }), 'personal_number');
+      const chosen = await newUser(t);
+      await open({ token: autoStartToken, personal_number: chosen }).expect(200);
+    });
+
+    it('refuses an order that is no longer open with 409 INVALID_STATE (contract §4)', async () => {
+      const { autoStartToken } = await manualAuthentication();
+      await advance(30);
+      expectProblem(await open({ token: autoStartToken }), 409, 'INVALID_STATE');
+    });
+
+    it('refuses a body without token with 400', async () => {
+      expectValidationFailed(await open({}), 'token');
+    });
+  });
+
+  describe('operations', () => {
+    async function opened(): Promise<{ id: string; pendingCode: string }> {
+      const { autoStartToken, pendingCode } = await manualAuthentication();
+      return { id: (await open({ token: autoStartToken }).expect(200)).body.operation_id, pendingCode };
+    }
+
+    it('hint sets any PENDING hint of bank §3.2, seen by status (contract §4)', async () => {
+      const { id, pendingCode } = await opened();
+      for (const hint of ['NO_CLIENT', 'STARTED', 'USER_MRTD', 'UNKNOWN', 'OUTSTANDING_TRANSACTION', 'USER_SIGN']) {
+        await act(id, 'hint', { hint_code: hint }).expect(204);
+        expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: hint });
+      }
+    });
+
+    it('a hint other than OUTSTANDING_TRANSACTION and NO_CLIENT means the app is open: the 30-second rule is met (contract §4)', async () => {
+      const { autoStartToken, pendingCode } = await manualAuthentication();
+      const [{ id }] = await t.get(DataSource).query('SELECT eid_order_id AS id FROM psd2_authorization WHERE pending_code = $1', [pendingCode]);
+      expect(autoStartToken).toBeDefined();
+      await act(id, 'hint', { hint_code: 'STARTED' }).expect(204);
+      await advance(40);
+      expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'STARTED' });
+    });
+
+    it('refuses a hint outside the PENDING set, and a fail hint outside the FAILED set, with 400 naming hint_code (contract §4)', async () => {
+      const { id } = await opened();
+      expectValidationFailed(await act(id, 'hint', { hint_code: 'USER_CANCEL' }), 'hint_code');
+      expectValidationFailed(await act(id, 'fail', { hint_code: 'USER_SIGN' }), 'hint_code');
+      expectValidationFailed(await act(id, 'fail', {}), 'hint_code');
+    });
+
+    it('acting on a finished order is 409 INVALID_STATE (contract §4)', async () => {
+      const { id } = await opened();
+      await act(id, 'complete').expect(204);
+      for (const [action, body] of [['complete'], ['fail', { hint_code: 'USER_CANCEL' }], ['hint', { hint_code: 'STARTED' }], ['open']] as const) {
+        expectProblem(await act(id, action, body), 409, 'INVALID_STATE');
+      }
+    });
+
+    it('an unknown operation is 404; a malformed id 400 naming operation_id (contract §2, §4)', async () => {
+      expectProblem(await act(UNKNOWN, 'complete'), 404, 'NOT_FOUND');
+      expectValidationFailed(await act('nope', 'complete'), 'operation_id');
+    });
+
+    it('confirm-call and decline-call are for phone orders only: 409 INVALID_STATE on an app order (contract §4)', async () => {
+      const { id } = await opened();
+      expectProblem(await act(id, 'confirm-call'), 409, 'INVALID_STATE');
+      expectProblem(await act(id, 'decline-call'), 409, 'INVALID_STATE');
+    });
+  });
+
+  describe('GET /sandbox/eid/operations', () => {
+    it('lists the open phone orders of a person, oldest first (contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const orders = t.get(EidOrderService);
+      const phone = await orders.start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test Partner' });
+      await tpp.pendingCode({ user });
+      const res = await t.http.get('/sandbox/eid/operations').query({ personal_number: user }).expect(200);
+      expect(res.body).toEqual({
+        operations: [{ operation_id: phone.id, kind: 'signing', status: 'INITIATED', started_at: '2026-11-24T09:00:00.000Z' }],
+      });
+      await t.http.post(`/sandbox/eid/operations/${phone.id}/open`).expect(204);
+      const after = await t.http.get('/sandbox/eid/operations').query({ personal_number: user }).expect(200);
+      expect(after.body.operations[0]).toMatchObject({ status: 'PENDING', hint_code: 'USER_CALL_CONFIRM' });
+      await act(phone.id, 'confirm-call').expect(204);
+      await act(phone.id, 'decline-call').expect(204);
+      expect((await t.http.get('/sandbox/eid/operations').query({ personal_number: user }).expect(200)).body).toEqual({ operations: [] });
+    });
+
+    it('leaves out phone orders the time rules have closed (contract §4)', async () => {
+      const user = await newUser(t, { eid: 'NO_RESPONSE' });
+      await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'USER', personalNumber: user, requestedBy: 'Test Partner' });
+      await advance(30);
+      expect((await t.http.get('/sandbox/eid/operations').query({ personal_number: user }).expect(200)).body).toEqual({ operations: [] });
+    });
+
+    it('answers an empty list for a person without phone orders, and 400 for a malformed personal number', async () => {
+      expect((await t.http.get('/sandbox/eid/operations').query({ personal_number: newPersonalNumber() }).expect(200)).body).toEqual({ operations: [] });
+      expectValidationFailed(await t.http.get('/sandbox/eid/operations').query({ personal_number: '12' }), 'personal_number');
+      expectValidationFailed(await t.http.get('/sandbox/eid/operations'), 'personal_number');
+    });
+  });
+});

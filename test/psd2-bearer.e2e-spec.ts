@@ -1,0 +1,116 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequireScope } from '@app/auth';
+import { expectProblem } from './support/problems';
+import { certificate, newUser, Psd2Client } from './support/psd2';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** Routes shaped like the AIS/PIS routes of the next interfaces (contract §5 "which token works where"). */
+@Controller('test-only/psd2')
+@Psd2Bearer()
+class Psd2ResourceController {
+  @Get('ais')
+  @RequireScope('AIS')
+  @AllowTokenKinds('authenticate', 'authorize', 'non_authenticated')
+  ais(@CurrentPsd2Caller() caller: Psd2Caller) {
+    return { personal_number: caller.token.personalNumber, kind: caller.token.kind, scopes: caller.token.scopes, tpp: caller.tpp.identifier };
+  }
+
+  @Get('pis')
+  @RequireScope('PIS')
+  @AllowTokenKinds('authenticate', 'authorize')
+  pis(@CurrentPsd2Caller() caller: Psd2Caller) {
+    return { kind: caller.token.kind };
+  }
+}
+
+@Module({ controllers: [Psd2ResourceController] })
+class Psd2ResourceModule {}
+
+describe('PSD2 bearer tokens on resource routes (bank §5.4; contract §1, §3, §5)', () => {
+  let t: TestApp;
+  let tpp: Psd2Client;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [Psd2ResourceModule] });
+    tpp = await Psd2Client.create(t);
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+  });
+
+  const get = (path: string, client: Psd2Client, token?: string) =>
+    t.http.get(`/test-only/psd2/${path}`).set(client.headers(token === undefined ? {} : { Authorization: `Bearer ${token}` }));
+
+  it('resolves the token to its user, kind and scopes', async () => {
+    const user = await newUser(t);
+    const { access_token } = await tpp.tokens({ user, scopes: 'AIS' });
+    const res = await get('ais', tpp, access_token).expect(200);
+    expect(res.body).toMatchObject({ personal_number: user, kind: 'authenticate', scopes: ['AIS'] });
+  });
+
+  it('answers 401 without a token, with an unknown one, or without the certificate (contract §2)', async () => {
+    expectProblem(await get('ais', tpp), 401, 'UNAUTHORIZED');
+    expectProblem(await get('ais', tpp, 'not-a-token'), 401, 'UNAUTHORIZED');
+    const { access_token } = await tpp.tokens({ user: await newUser(t) });
+    const res = await t.http.get('/test-only/psd2/ais').set({ Authorization: `Bearer ${access_token}`, 'PSU-IP-Address': '192.0.2.1' });
+    expectProblem(res, 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 when another TPP presents the token (contract §3: a token is bound to its TPP)', async () => {
+    const { access_token } = await tpp.tokens({ user: await newUser(t) });
+    expectProblem(await get('ais', await Psd2Client.create(t), access_token), 401, 'UNAUTHORIZED');
+  });
+
+  it('an authenticate token expires after 30 minutes: 401 from then on (§5.5, §8)', async () => {
+    const { access_token } = await tpp.tokens({ user: await newUser(t) });
+    await t.admin.post('/admin/clock/advance', { seconds: 1799 }).expect(200);
+    await get('ais', tpp, access_token).expect(200);
+    await t.admin.post('/admin/clock/advance', { seconds: 1 }).expect(200);
+    expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
+  });
+
+  it('an authorize token expires after 5 minutes (§5.5, §8)', async () => {
+    const { access_token } = await tpp.tokens({ flow: 'authorize', user: await newUser(t) });
+    await t.admin.post('/admin/clock/advance', { seconds: 300 }).expect(200);
+    expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
+  });
+
+  it('a non-authenticated token lives as long as its TPP\'s setting (§8)', async () => {
+    const org = 'PSDSE-FINA-60606';
+    await t.admin.put(`/admin/tpps/${org}`, { non_authenticated_token_lifetime_s: 60 }).expect(200);
+    const client = new Psd2Client(t, await certificate(['PSP_AI'], org));
+    const { access_token } = (await client.nonAuthenticated(await newUser(t)).expect(200)).body;
+    await t.admin.post('/admin/clock/advance', { seconds: 59 }).expect(200);
+    await get('ais', client, access_token).expect(200);
+    await t.admin.post('/admin/clock/advance', { seconds: 1 }).expect(200);
+    expectProblem(await get('ais', client, access_token), 401, 'UNAUTHORIZED');
+  });
+
+  it('a token without the route\'s scope is 403 SCOPE_NOT_GRANTED (contract §5)', async () => {
+    const { access_token } = await tpp.tokens({ user: await newUser(t), scopes: 'AIS' });
+    expectProblem(await get('pis', tpp, access_token), 403, 'SCOPE_NOT_GRANTED');
+  });
+
+  it('a token of a kind the route does not take is 403 TOKEN_KIND_NOT_ALLOWED, before the scope check (contract §1, §5)', async () => {
+    const aiOnly = new Psd2Client(t, await certificate(['PSP_AI']));
+    const { access_token } = (await aiOnly.nonAuthenticated(await newUser(t)).expect(200)).body;
+    expectProblem(await get('pis', aiOnly, access_token), 403, 'TOKEN_KIND_NOT_ALLOWED');
+  });
+
+  it('a certificate without the scope\'s role is 403 ROLE_NOT_IN_CERTIFICATE, after the scope check (contract §1, §5)', async () => {
+    const org = 'PSDSE-FINA-50505';
+    const full = new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], org));
+    const { access_token } = await full.tokens({ user: await newUser(t), scopes: 'AIS,PIS' });
+    const narrowed = new Psd2Client(t, await certificate(['PSP_AI'], org));
+    expectProblem(await get('pis', narrowed, access_token), 403, 'ROLE_NOT_IN_CERTIFICATE');
+    await get('ais', narrowed, access_token).expect(200);
+  });
+
+  it('a refreshed token is AIS only (contract §5)', async () => {
+    const code = await tpp.completedCode({ flow: 'authorize', user: await newUser(t), scopes: 'AIS,PIS' });
+    const { refresh_token } = (await tpp.exchange(code).expect(200)).body;
+    const { access_token } = (await tpp.refresh(refresh_token).expect(200)).body;
+    await get('ais', tpp, access_token).expect(200);
+    expectProblem(await get('pis', tpp, access_token), 403, 'SCOPE_NOT_GRANTED');
+  });
+});
