@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// npm run bench: starts the built service on an in-memory embedded database (or DATABASE_URL) and
-// measures the hot paths with concurrent clients. A script, not a timed test: read the numbers.
-// usage: npm run bench -- [--seconds 5] [--concurrency 8]
+// npm run bench: the hot paths of the built service under load (autocannon), each beside a bare
+// route of the same app, on the embedded database (in memory) or the server named by DATABASE_URL.
+// A script, not a timed test: read the numbers. usage: npm run bench -- [--seconds 10] [--connections 50]
+import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
-const SECONDS = Number(args.seconds ?? 5);
-const CONCURRENCY = Number(args.concurrency ?? 8);
+const SECONDS = Number(args.seconds ?? 10);
+const CONNECTIONS = Number(args.connections ?? 50);
 
 const port = await new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => {
@@ -18,51 +19,74 @@ const port = await new Promise((resolve) => {
 });
 const adminKey = randomBytes(16).toString('hex');
 const base = `http://127.0.0.1:${port}`;
-const service = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-  env: { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'on', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0' },
+const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], {
+  env: { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'off', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const stop = () => service.kill('SIGTERM');
-process.on('exit', stop);
+process.on('exit', () => service.kill('SIGTERM'));
+const stopped = new Promise((resolve) => service.on('exit', resolve));
 
-async function waitHealthy() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
+async function call(method, path, { headers = {}, json, form } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    body: json ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/health`)).ok) break;
+  } catch {
+    /* not yet */
   }
-  throw new Error('the service did not become healthy');
+  if (i > 240) throw new Error('the service did not become healthy');
+  await new Promise((r) => setTimeout(r, 250));
 }
 
-async function measure(name, request) {
-  const latencies = [];
-  let errors = 0;
-  const until = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const started = performance.now();
-        const res = await request();
-        await res.arrayBuffer();
-        if (!res.ok) errors++;
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2);
-  console.log(
-    `${name.padEnd(34)} ${(latencies.length / SECONDS).toFixed(0).padStart(6)} req/s   p50 ${pct(50)} ms   p99 ${pct(99)} ms   errors ${errors}`,
-  );
-}
-
-await waitHealthy();
 const admin = { authorization: `Bearer ${adminKey}` };
-console.log(`${SECONDS} s per path, ${CONCURRENCY} concurrent clients, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (memory)'}`);
-await measure('GET /health', () => fetch(`${base}/health`));
-await measure('GET /admin/users/{pn} (auth read)', () => fetch(`${base}/admin/users/191212121212`, { headers: admin }));
-await measure('GET /admin/clock', () => fetch(`${base}/admin/clock`, { headers: admin }));
-stop();
+// A frozen clock keeps the polled order PENDING for the whole run (contract §4's 30-second rule).
+await call('PUT', '/admin/clock', { headers: admin, json: { now: '2026-11-24T10:00:00+01:00', frozen: true } });
+const pollUser = '199001011239';
+const tokenUser = '198507099805';
+await call('PUT', `/admin/users/${pollUser}`, { headers: admin, json: { name: 'Bench Poll', kyc_completed: true, eid_behaviour: 'NO_RESPONSE' } });
+await call('PUT', `/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
+const { certificate } = await call('GET', `/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
+const psd2 = { 'x-psd2-client-test-cert': certificate, 'psu-ip-address': '192.0.2.10' };
+const { pending_code } = await call('POST', '/psd2/auth/3.0/authenticate', {
+  headers: { ...psd2, 'x-sandbox-user': pollUser },
+  json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS,PIS' },
+});
+
+async function load(title, request, duration = SECONDS) {
+  const result = await autocannon({ url: `${base}${request.path}`, connections: CONNECTIONS, duration, ...request });
+  const errors = result.non2xx + result.errors;
+  return { title, rps: result.requests.average, p99: result.latency.p99, errors };
+}
+
+const line = (r) => `${r.title.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
+console.log(`${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (in memory)'}`);
+const bare = { path: '/health', method: 'GET' };
+for (const [title, request, target] of [
+  ['POST /psd2/auth/3.0/status (PENDING order)', { path: '/psd2/auth/3.0/status', method: 'POST', headers: { ...psd2, 'content-type': 'application/json' }, body: JSON.stringify({ pending_code }) }, 0.5],
+  [
+    'POST /psd2/auth/1.0/token (non-authenticated)',
+    { path: '/psd2/auth/1.0/token', method: 'POST', headers: { ...psd2, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=non_authenticated_token&user_id=${tokenUser}` },
+    0.3,
+  ],
+]) {
+  // Warm both paths first, so neither is measured while the JIT is still compiling it.
+  await load('warm-up', bare, 2);
+  await load('warm-up', request, 2);
+  const baseline = await load('GET /health (bare route, one SELECT 1)', bare);
+  const measured = await load(title, request);
+  console.log(line(baseline));
+  console.log(line(measured));
+  console.log(`${''.padEnd(46)} ratio ${(measured.rps / baseline.rps).toFixed(2)} (target ≥ ${target})\n`);
+}
+service.kill('SIGTERM');
+await stopped;
+process.exit(0);

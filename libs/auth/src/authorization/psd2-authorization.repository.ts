@@ -4,14 +4,36 @@ import { Repository } from 'typeorm';
 import { returnedRows } from '@app/common';
 import { Psd2AuthorizationEntity, type StartMode } from './psd2-authorization.entity';
 
-export interface PolledAuthorization {
+/** What never changes about an authentication once started: safe to keep in process memory. */
+export interface AuthorizationRef {
+  pendingCode: string;
+  tppId: string;
   eidOrderId: string;
   startMode: StartMode;
 }
 
+const CACHE_CAPACITY = 10_000;
+
 @Injectable()
 export class Psd2AuthorizationRepository {
+  private readonly refs = new Map<string, AuthorizationRef>();
+
   constructor(@InjectRepository(Psd2AuthorizationEntity) private readonly authorizations: Repository<Psd2AuthorizationEntity>) {}
+
+  /**
+   * The immutable part of an authentication, read once per instance: status polls of AUTO_START
+   * authentications then cost no query here at all.
+   */
+  async findRef(pendingCode: string, tppId: string): Promise<AuthorizationRef | null> {
+    const cached = this.refs.get(pendingCode);
+    if (cached) return cached.tppId === tppId ? cached : null;
+    const found = await this.findOwned(pendingCode, tppId);
+    if (!found) return null;
+    const ref = { pendingCode, tppId, eidOrderId: found.eidOrderId, startMode: found.startMode };
+    if (this.refs.size >= CACHE_CAPACITY) this.refs.delete(this.refs.keys().next().value as string);
+    this.refs.set(pendingCode, ref);
+    return ref;
+  }
 
   async insert(authorization: Psd2AuthorizationEntity): Promise<void> {
     await this.authorizations.insert(authorization);
@@ -22,22 +44,22 @@ export class Psd2AuthorizationRepository {
   }
 
   /**
-   * Records a status call in one statement, unless it comes less than a second (sandbox time) after
-   * the last answered one in QR_CODE mode. Null when refused or not found; `findOwned` tells which.
+   * Records a QR_CODE status call in one statement, unless it comes less than a second (sandbox
+   * time) after the last answered one; false when refused. Several instances share the rule.
    */
-  async recordPoll(pendingCode: string, tppId: string, now: Date): Promise<PolledAuthorization | null> {
-    const rows = returnedRows<{ eid_order_id: string; start_mode: StartMode }>(
+  async recordQrPoll(pendingCode: string, now: Date): Promise<boolean> {
+    const rows = returnedRows(
       await this.authorizations.manager.query(
-        `UPDATE psd2_authorization SET last_polled_at = $3
-          WHERE pending_code = $1 AND tpp_id = $2
-            AND (start_mode <> 'QR_CODE' OR last_polled_at IS NULL
-                 OR last_polled_at <= $3::timestamptz - interval '1 second'
-                 OR last_polled_at > $3) -- the clock was moved back: start afresh
-          RETURNING eid_order_id, start_mode`,
-        [pendingCode, tppId, now],
+        `UPDATE psd2_authorization SET last_polled_at = $2
+          WHERE pending_code = $1
+            AND (last_polled_at IS NULL
+                 OR last_polled_at <= $2::timestamptz - interval '1 second'
+                 OR last_polled_at > $2) -- the clock was moved back: start afresh
+          RETURNING pending_code`,
+        [pendingCode, now],
       ),
     );
-    return rows[0] ? { eidOrderId: rows[0].eid_order_id, startMode: rows[0].start_mode } : null;
+    return rows.length === 1;
   }
 
   /** Marks the code used; false when it already was (single use, atomic). */

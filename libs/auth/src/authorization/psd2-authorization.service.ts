@@ -63,18 +63,16 @@ export class Psd2AuthorizationService {
 
   /** Bank §2.3: the state of the eid order as the user's app leaves it; QR_CODE mode at most once a second. */
   async status(pendingCode: string, client: Psd2Client): Promise<AuthenticationStatusDto> {
-    const polled = await this.authorizations.recordPoll(pendingCode, client.tpp.id, this.clock.now());
-    if (!polled) {
-      if (await this.authorizations.findOwned(pendingCode, client.tpp.id)) throw new PollingTooFast();
-      throw new UnknownPendingCode();
-    }
-    const order = await this.eid.poll(polled.eidOrderId);
-    return toStatus(order, polled.startMode === 'QR_CODE');
+    const authorization = await this.authorizations.findRef(pendingCode, client.tpp.id);
+    if (!authorization) throw new UnknownPendingCode();
+    const qrMode = authorization.startMode === 'QR_CODE';
+    if (qrMode && !(await this.authorizations.recordQrPoll(pendingCode, this.clock.now()))) throw new PollingTooFast();
+    return toStatus(await this.eid.poll(authorization.eidOrderId), qrMode);
   }
 
   /** Bank §3.1, §7.4 rule 2: an open authentication is cancelled (FAILED CANCELLED); a finished one is 409. */
   async cancel(pendingCode: string, client: Psd2Client): Promise<void> {
-    const authorization = await this.authorizations.findOwned(pendingCode, client.tpp.id);
+    const authorization = await this.authorizations.findRef(pendingCode, client.tpp.id);
     if (!authorization) throw new UnknownPendingCode();
     await this.eid.cancel(authorization.eidOrderId);
   }

@@ -1,7 +1,8 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccessStrategyRegistry, type AccessStrategy, Unauthorized } from '@app/common';
-import { readPsd2Certificate, TppRegistry, UnreadableCertificate } from '@app/directory';
+import { tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
+import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
 
 export const PSD2_CERTIFICATE_STRATEGY = 'psd2-certificate';
@@ -14,6 +15,9 @@ export const CERTIFICATE_HEADER = 'x-psd2-client-test-cert';
 @Injectable()
 export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PSD2_CERTIFICATE_STRATEGY;
+  private readonly certificates = new CertificateCache();
+  /** identifier → TPP id never changes once registered, so every instance may remember it. */
+  private readonly known = new Map<string, TppRef>();
 
   constructor(
     private readonly tpps: TppRegistry,
@@ -35,12 +39,23 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
     }
     let certificate;
     try {
-      certificate = readPsd2Certificate(header);
+      certificate = this.certificates.read(header);
     } catch (error) {
       if (!(error instanceof UnreadableCertificate)) throw error;
       throw new Unauthorized(`X-PSD2-CLIENT-TEST-CERT: ${error.message}.`);
     }
-    const tpp = await this.tpps.identify(certificate);
-    return { tpp, roles: certificate.roles };
+    return { tpp: await this.tppOf(certificate), roles: certificate.roles };
+  }
+
+  private async tppOf(certificate: { organizationId: string | null; fingerprint: string }): Promise<TppRef> {
+    const identifier = tppIdentifier(certificate);
+    let tpp = this.known.get(identifier);
+    if (!tpp) {
+      const registered = await this.tpps.identify(certificate);
+      tpp = { id: registered.id, identifier: registered.identifier };
+      if (this.known.size >= 10_000) this.known.clear();
+      this.known.set(identifier, tpp);
+    }
+    return tpp;
   }
 }

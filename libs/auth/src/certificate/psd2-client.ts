@@ -1,7 +1,7 @@
-import type { Psd2Role, Tpp } from '@app/directory';
+import type { Psd2Role, TppRef } from '@app/directory';
 
 /** The TPP behind a PSD2 call, as its test certificate says (contract §3). */
 export interface Psd2Client {
-  tpp: Tpp;
+  tpp: TppRef;
   roles: Psd2Role[];
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { returnedRows } from '@app/common';
 import type { Scope } from '../scopes';
-import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
+import { Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
 import { REFRESH_USES_PER_DAY, type TokenKind } from './token-kinds';
 
 export interface AccessTokenGrant {
@@ -24,13 +24,21 @@ export class TokenRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insertAccessToken(tokenHash: string, grant: AccessTokenGrant, issuedAt: Date): Promise<void> {
-    await this.dataSource.manager.insert(Psd2AccessTokenEntity, { tokenHash, ...grant, issuedAt });
+    await this.dataSource.query(
+      `INSERT INTO psd2_access_token (token_hash, kind, tpp_id, personal_number, scopes, issued_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [tokenHash, grant.kind, grant.tppId, grant.personalNumber, grant.scopes, issuedAt, grant.expiresAt],
+    );
   }
 
-  /** One indexed read per authenticated call. */
+  /** One indexed read per authenticated call, mapped by hand (the hot path of every AIS/PIS call). */
   async findAccessToken(tokenHash: string): Promise<AccessTokenGrant | null> {
-    const token = await this.dataSource.manager.findOneBy(Psd2AccessTokenEntity, { tokenHash });
-    return token && { kind: token.kind, tppId: token.tppId, personalNumber: token.personalNumber, scopes: token.scopes, expiresAt: token.expiresAt };
+    const rows: Array<{ kind: TokenKind; tpp_id: string; personal_number: string; scopes: Scope[]; expires_at: Date }> = await this.dataSource.query(
+      'SELECT kind, tpp_id, personal_number, scopes, expires_at FROM psd2_access_token WHERE token_hash = $1',
+      [tokenHash],
+    );
+    const token = rows[0];
+    return token ? { kind: token.kind, tppId: token.tpp_id, personalNumber: token.personal_number, scopes: token.scopes, expiresAt: token.expires_at } : null;
   }
 
   async insertConsent(consent: Omit<Psd2ConsentEntity, 'id'>): Promise<string> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmCalendarDate, ValidationFailed } from '@app/common';
-import { UserService } from '@app/directory';
+import { TppRegistry, UserService } from '@app/directory';
 import { EidOrderService } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
 import type { Psd2Client } from '../certificate/psd2-client';
@@ -30,6 +30,7 @@ export class TokenService {
     private readonly authorizations: Psd2AuthorizationRepository,
     private readonly eid: EidOrderService,
     private readonly users: UserService,
+    private readonly tpps: TppRegistry,
     private readonly personalNumbers: PersonalNumberReader,
     private readonly clock: Clock,
   ) {}
@@ -118,7 +119,7 @@ export class TokenService {
     const user = await this.users.find(personalNumber);
     if (!user) throw invalidGrant(`user_id ${personalNumber} is not a sandbox user.`);
     if (!user.kycCompleted) throw kycRequired();
-    const lifetimeS = client.tpp.nonAuthenticatedTokenLifetimeS;
+    const lifetimeS = (await this.tpps.settingsOf(client.tpp)).nonAuthenticatedTokenLifetimeS;
     return this.accessToken({ kind: 'non_authenticated', tppId: client.tpp.id, personalNumber, scopes: scopesOfRoles(client.roles), lifetimeS }, this.clock.now());
   }
 

@@ -49,6 +49,8 @@ export class LoggingModule {
             pinoHttp: [
               {
                 level: config.logLevel,
+                // Request lines are info; below that level, skip the per-request serialization.
+                autoLogging: ['trace', 'debug', 'info'].includes(config.logLevel),
                 redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
                 genReqId: (req: IncomingMessage, res: ServerResponse) => {
                   const given = req.headers['x-request-id'];

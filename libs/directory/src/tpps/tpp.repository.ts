@@ -38,6 +38,11 @@ export class TppRepository {
     return toTpp(inserted[0] ?? (await manager.query(select, [identifier]))[0]);
   }
 
+  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Tpp | null> {
+    const rows: TppRow[] = await manager.query('SELECT id, identifier, non_authenticated_token_lifetime_s FROM tpp WHERE id = $1', [id]);
+    return rows[0] ? toTpp(rows[0]) : null;
+  }
+
   async configure(identifier: string, lifetimeS: number, manager: EntityManager = this.dataSource.manager): Promise<Tpp> {
     const rows: TppRow[] = await manager.query(
       `INSERT INTO tpp (identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2)

@@ -1,3 +1,10 @@
+/** What never changes about a TPP once registered: safe to keep in process memory. */
+export interface TppRef {
+  id: string;
+  /** The organizationIdentifier, or `sha256:<fingerprint>` for a certificate without one. */
+  identifier: string;
+}
+
 export interface Tpp {
   id: string;
   /** The organizationIdentifier, or `sha256:<fingerprint>` for a certificate without one. */

@@ -27,19 +27,33 @@ export class UserRepository {
     return { created: rows[0].inserted };
   }
 
+  /** On the hot paths (token issue, eid starts): one indexed read, mapped by hand. */
   async find(personalNumber: PersonalNumber, manager: EntityManager = this.users.manager): Promise<SandboxUser | null> {
-    const entity = await manager.findOneBy(SandboxUserEntity, { personalNumber });
-    return entity ? toUser(entity) : null;
+    const rows: UserRow[] = await manager.query(
+      `SELECT personal_number, name, kyc_completed, eid_behaviour, busy_elsewhere, credit_decision
+         FROM sandbox_user WHERE personal_number = $1`,
+      [personalNumber],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
   }
 }
 
-function toUser(entity: SandboxUserEntity): SandboxUser {
+interface UserRow {
+  personal_number: string;
+  name: string;
+  kyc_completed: boolean;
+  eid_behaviour: SandboxUser['eidBehaviour'];
+  busy_elsewhere: boolean;
+  credit_decision: SandboxUser['creditDecision'];
+}
+
+function toUser(row: UserRow): SandboxUser {
   return {
-    personalNumber: entity.personalNumber as PersonalNumber,
-    name: entity.name,
-    kycCompleted: entity.kycCompleted,
-    eidBehaviour: entity.eidBehaviour,
-    busyElsewhere: entity.busyElsewhere,
-    creditDecision: entity.creditDecision,
+    personalNumber: row.personal_number as PersonalNumber,
+    name: row.name,
+    kycCompleted: row.kyc_completed,
+    eidBehaviour: row.eid_behaviour,
+    busyElsewhere: row.busy_elsewhere,
+    creditDecision: row.credit_decision,
   };
 }
