@@ -279,6 +279,24 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
     });
   });
 
+  describe('end to end', () => {
+    it('QR_CODE: start, scan the QR code in the app, approve, status COMPLETE, exchange for tokens (bank §4.1, contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const { pendingCode, autoStartToken } = await tpp.pendingCode({ flow: 'authorize', user, mode: 'QR_CODE', scopes: 'AIS' });
+      expect(autoStartToken).toBeUndefined();
+      await advance(2);
+      const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
+      const opened = await t.http.post('/sandbox/eid/open').send({ token: qr_code }).expect(200);
+      await advance(1);
+      expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN', qr_code: expect.stringMatching(QR) });
+      await t.http.post(`/sandbox/eid/operations/${opened.body.operation_id}/complete`).expect(204);
+      await advance(1);
+      expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'COMPLETE' });
+      const tokens = (await tpp.exchange(pendingCode).expect(200)).body;
+      expect(tokens).toMatchObject({ expires_in: 300, scope: 'AIS', refresh_token: expect.any(String) });
+    });
+  });
+
   describe('certificates and TPPs (contract §3)', () => {
     it('registers a TPP on first use, identified by the organizationIdentifier: two certificates of one organisation are one TPP', async () => {
       const org = 'PSDSE-FINA-99001';
