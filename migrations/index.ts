@@ -4,6 +4,7 @@ import { SavingsCreateAccounts1763800000200 } from './1763800000200-SavingsCreat
 import { SandboxCreateMeta1763800000300 } from './1763800000300-SandboxCreateMeta';
 import { EidCreateOrders1763800001000 } from './1763800001000-EidCreateOrders';
 import { AuthCreatePsd2Tables1763800002000 } from './1763800002000-AuthCreatePsd2Tables';
+import { SavingsCreateTransfers1763800003000 } from './1763800003000-SavingsCreateTransfers';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   SandboxCreateMeta1763800000300,
   EidCreateOrders1763800001000,
   AuthCreatePsd2Tables1763800002000,
+  SavingsCreateTransfers1763800003000,
 ];

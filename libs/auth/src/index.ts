@@ -1,5 +1,5 @@
 export { AuthModule } from './auth.module';
-export { Psd2Bearer, RequireScope, AllowTokenKinds, CurrentPsd2Caller } from './bearer/psd2-token.decorators';
+export { Psd2Bearer, RequireScope, AllowTokenKinds, RequirePsuIpAddress, CurrentPsd2Caller } from './bearer/psd2-token.decorators';
 export type { Psd2Caller } from './bearer/psd2-caller';
 export { Psd2Certificate, CurrentPsd2Client } from './certificate/psd2-client.decorator';
 export type { Psd2Client } from './certificate/psd2-client';

@@ -31,5 +31,14 @@ export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
 export { hashSecret, secretMatchesHash, newSecret } from './values/secrets';
-export { stockholmCalendarDate, STOCKHOLM } from './values/stockholm-time';
+export {
+  stockholmCalendarDate,
+  stockholmToday,
+  stockholmInstant,
+  stockholmOffsetMinutes,
+  parseCalendarDate,
+  formatCalendarDate,
+  addDays,
+  STOCKHOLM,
+} from './values/stockholm-time';
 export type { CalendarDate } from './values/stockholm-time';

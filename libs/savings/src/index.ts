@@ -2,3 +2,4 @@ export { SavingsModule } from './savings.module';
 export { AccountService } from './accounts/account.service';
 export type { Account, OpenAccount } from './accounts/account';
 export { SANDBOX_CLEARING_NUMBER } from './accounts/account-number';
+export { TransferExecutionService } from './execution/transfer-execution.service';

@@ -19,3 +19,64 @@ export function stockholmCalendarDate(at: Date): CalendarDate {
   const parts = Object.fromEntries(dateParts.formatToParts(at).map((p) => [p.type, p.value]));
   return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
 }
+
+/** "YYYY-MM-DD" of a calendar date. */
+export function formatCalendarDate({ year, month, day }: CalendarDate): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Today's date in Stockholm at instant `at`, as "YYYY-MM-DD". */
+export function stockholmToday(at: Date): string {
+  return formatCalendarDate(stockholmCalendarDate(at));
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** "YYYY-MM-DD" → the calendar date, or null when it is not a real date (2026-02-30). */
+export function parseCalendarDate(text: string): CalendarDate | null {
+  const match = ISO_DATE.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day ? { year, month, day } : null;
+}
+
+const wallClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: STOCKHOLM,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** Stockholm's offset from UTC at instant `at`, in minutes (+60 in winter, +120 in summer). */
+export function stockholmOffsetMinutes(at: Date): number {
+  const p = Object.fromEntries(wallClock.formatToParts(at).map((part) => [part.type, part.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant a Stockholm wall-clock time occurs ("2026-03-29", 4, 0 → 02:00Z). Correct across
+ * daylight-saving changes: the offset is the one in force at that wall-clock time.
+ */
+export function stockholmInstant(date: string, hour = 0, minute = 0): Date {
+  const day = parseCalendarDate(date);
+  if (!day) throw new Error(`Not a calendar date: ${date}`);
+  const naive = Date.UTC(day.year, day.month - 1, day.day, hour, minute);
+  // Two passes settle on the offset of the target instant, not of the naive guess.
+  let instant = naive - stockholmOffsetMinutes(new Date(naive)) * 60_000;
+  instant = naive - stockholmOffsetMinutes(new Date(instant)) * 60_000;
+  return new Date(instant);
+}
+
+/** Adds whole days to a "YYYY-MM-DD" date. */
+export function addDays(date: string, days: number): string {
+  const day = parseCalendarDate(date);
+  if (!day) throw new Error(`Not a calendar date: ${date}`);
+  const next = new Date(Date.UTC(day.year, day.month - 1, day.day + days));
+  return formatCalendarDate({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() });
+}

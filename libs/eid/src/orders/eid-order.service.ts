@@ -57,6 +57,15 @@ export class EidOrderService {
     });
   }
 
+  /** The user signs or identifies now (sandbox shortcuts such as PUT …/sign-bankid); 409 when no longer open. */
+  complete(id: string): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id), (order, now) => {
+      order.applyTimeRules(now);
+      order.complete(now);
+      return true;
+    });
+  }
+
   /**
    * Applies the time rules, then `act`, and saves with a version check, reading again when another
    * request changed the order in between. `act` returns whether it changed anything.

@@ -4,13 +4,12 @@ import type { Account } from '@app/savings';
 import { AccountResponseDto, UserResponseDto } from './user.dto';
 
 export function toAccountResponse(account: Account): AccountResponseDto {
-  const balance = decimalToJsonNumber(account.balance);
   return {
     account_number: account.accountNumber,
     name: account.name,
     currency: account.currency,
-    balance,
-    available_balance: balance,
+    balance: decimalToJsonNumber(account.balance),
+    available_balance: decimalToJsonNumber(account.availableBalance),
   };
 }
 

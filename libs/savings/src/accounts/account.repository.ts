@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { returnedRows } from '@app/common';
 import { AccountEntity } from './account.entity';
 import { Account } from './account';
@@ -11,6 +11,7 @@ interface AccountRow {
   name: string;
   currency: string;
   balance: string;
+  available_balance?: string;
 }
 
 const toAccount = (row: AccountRow): Account => ({
@@ -19,7 +20,21 @@ const toAccount = (row: AccountRow): Account => ({
   name: row.name,
   currency: row.currency,
   balance: row.balance,
+  availableBalance: row.available_balance ?? row.balance,
 });
+
+/**
+ * Accounts with their available balance: the balance less signed transfers due on or before
+ * `today` (Stockholm) that the execution job has not booked yet. One statement, indexed per account.
+ */
+const WITH_AVAILABLE = `
+  SELECT a.account_number, a.owner_personal_number, a.name, a.currency, a.balance::text AS balance,
+         (a.balance - COALESCE(reserved.amount, 0))::text AS available_balance
+    FROM account a
+    LEFT JOIN LATERAL (
+      SELECT sum(t.amount) AS amount FROM transfer t
+       WHERE t.account_number = a.account_number AND t.status = 'SIGNED' AND t.transfer_date <= $2::date
+    ) reserved ON true`;
 
 @Injectable()
 export class AccountRepository {
@@ -49,19 +64,44 @@ export class AccountRepository {
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
-  /** Every account of these owners, oldest first, in one indexed query. */
-  async listByOwners(owners: string[], manager: EntityManager = this.accounts.manager): Promise<Account[]> {
-    if (owners.length === 0) return [];
-    const entities = await manager.find(AccountEntity, {
-      where: { ownerPersonalNumber: In(owners) },
-      order: { createdAt: 'ASC', accountNumber: 'ASC' },
-    });
-    return entities.map((e) => ({
-      accountNumber: e.accountNumber,
-      ownerPersonalNumber: e.ownerPersonalNumber,
-      name: e.name,
-      currency: e.currency,
-      balance: e.balance,
-    }));
+  /** Every account of an owner, oldest first, with available balances: one query. */
+  async listOwnedBy(owner: string, today: string, manager: EntityManager = this.accounts.manager): Promise<Account[]> {
+    const rows: AccountRow[] = await manager.query(
+      `${WITH_AVAILABLE} WHERE a.owner_personal_number = $1 ORDER BY a.created_at, a.account_number`,
+      [owner, today],
+    );
+    return rows.map(toAccount);
+  }
+
+  /** One account of an owner (another owner's is null: not leaked), with its available balance. */
+  async findOwned(accountNumber: string, owner: string, today: string, manager: EntityManager = this.accounts.manager): Promise<Account | null> {
+    const rows: AccountRow[] = await manager.query(`${WITH_AVAILABLE} WHERE a.account_number = $3 AND a.owner_personal_number = $1`, [
+      owner,
+      today,
+      accountNumber,
+    ]);
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  /** Debits if the balance covers it (one conditional statement); false when it does not. */
+  async debit(accountNumber: string, amount: string, manager: EntityManager): Promise<boolean> {
+    const rows = returnedRows(
+      await manager.query(
+        `UPDATE account SET balance = balance - $2::numeric WHERE account_number = $1 AND balance >= $2::numeric RETURNING account_number`,
+        [accountNumber, amount],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /** Credits a sandbox account in that currency; false when there is none (an account at another bank). */
+  async credit(accountNumber: string, amount: string, currency: string, manager: EntityManager): Promise<boolean> {
+    const rows = returnedRows(
+      await manager.query(
+        `UPDATE account SET balance = balance + $2::numeric WHERE account_number = $1 AND currency = $3 RETURNING account_number`,
+        [accountNumber, amount, currency],
+      ),
+    );
+    return rows.length === 1;
   }
 }

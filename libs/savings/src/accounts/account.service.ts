@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { minorUnitsToDecimal } from '@app/common';
+import { Clock, minorUnitsToDecimal, stockholmToday } from '@app/common';
 import { AccountNumberTaken } from '../savings.errors';
 import { Account, OpenAccount } from './account';
 import { generateAccountNumber } from './account-number';
@@ -11,10 +11,14 @@ const GENERATION_ATTEMPTS = 5;
 /** Accounts and their balances. The owner must exist (the caller checks; the foreign key insists). */
 @Injectable()
 export class AccountService {
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async open(owner: string, request: OpenAccount, manager?: EntityManager): Promise<Account> {
-    const base = { ownerPersonalNumber: owner, name: request.name, currency: request.currency, balance: minorUnitsToDecimal(request.balanceMinor) };
+    const balance = minorUnitsToDecimal(request.balanceMinor);
+    const base = { ownerPersonalNumber: owner, name: request.name, currency: request.currency, balance, availableBalance: balance };
     if (request.accountNumber) {
       const account = await this.accounts.insert({ ...base, accountNumber: request.accountNumber }, manager);
       if (!account) throw new AccountNumberTaken(request.accountNumber);
@@ -33,12 +37,18 @@ export class AccountService {
    * balance (loading a fixture twice gives the same state). Another owner's number is 409.
    */
   async openOrReplace(owner: string, request: OpenAccount & { accountNumber: string }, manager?: EntityManager): Promise<Account> {
-    const account = { ownerPersonalNumber: owner, accountNumber: request.accountNumber, name: request.name, currency: request.currency, balance: minorUnitsToDecimal(request.balanceMinor) };
+    const balance = minorUnitsToDecimal(request.balanceMinor);
+    const account = { ownerPersonalNumber: owner, accountNumber: request.accountNumber, name: request.name, currency: request.currency, balance, availableBalance: balance };
     const replaced = await this.accounts.replaceOwned(account, manager);
     return replaced ?? this.open(owner, request, manager);
   }
 
   listOwnedBy(owner: string, manager?: EntityManager): Promise<Account[]> {
-    return this.accounts.listByOwners([owner], manager);
+    return this.accounts.listOwnedBy(owner, stockholmToday(this.clock.now()), manager);
+  }
+
+  /** The owner's account, or null for an unknown or another owner's account. */
+  findOwned(accountNumber: string, owner: string): Promise<Account | null> {
+    return this.accounts.findOwned(accountNumber, owner, stockholmToday(this.clock.now()));
   }
 }

@@ -5,6 +5,8 @@ export interface Account {
   currency: string;
   /** Exact decimal text, e.g. "5000.00". */
   balance: string;
+  /** The balance less signed transfers due today or earlier that are not yet booked. */
+  availableBalance: string;
 }
 
 export interface OpenAccount {

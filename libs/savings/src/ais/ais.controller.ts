@@ -1,0 +1,93 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
+import { ApiProblems, UuidPipe } from '@app/common';
+import { AccountDetailsDto, AccountListDto, AccountNumbersDto, AccountTransferDto, AccountTransfersDto, FundsAvailableDto } from './ais.dto';
+import { AisService } from './ais.service';
+import { ACCOUNT_NUMBER, AMOUNT, CURRENCY } from './path-params';
+
+const ACCOUNT = ACCOUNT_NUMBER('accountNumber');
+const ACCOUNT_PARAM = { name: 'accountNumber', example: '92501234567' };
+const AIS_PROBLEMS = [
+  400,
+  401,
+  { status: 403, code: 'SCOPE_NOT_GRANTED' as const, description: 'The token lacks AIS, or the certificate lacks PSP_AI (ROLE_NOT_IN_CERTIFICATE)' },
+];
+
+/**
+ * AIS (bank §4.2): the authenticate, authorize and non-authenticated flows behave the same (§4.2
+ * rule 4); with a non-authenticated token PSU-IP-Address is mandatory (§4.2, §5.9).
+ */
+@ApiTags('AIS')
+@Psd2Bearer()
+@RequireScope('AIS')
+@AllowTokenKinds('authenticate', 'authorize', 'non_authenticated')
+@RequirePsuIpAddress('non_authenticated')
+@ApiProblems(...AIS_PROBLEMS)
+@Controller('v2')
+export class AisController {
+  constructor(private readonly ais: AisService) {}
+
+  @Get('accounts-numbers')
+  @ApiOperation({ summary: 'The user\'s account numbers' })
+  @ApiOkResponse({ type: AccountNumbersDto })
+  async accountNumbers(@CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountNumbersDto> {
+    return { account_numbers: await this.ais.accountNumbers(caller) };
+  }
+
+  @Get('accounts')
+  @ApiOperation({ summary: 'The user\'s accounts with balances' })
+  @ApiOkResponse({ type: AccountListDto })
+  async accounts(@CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountListDto> {
+    return { accounts: await this.ais.list(caller) };
+  }
+
+  @Get('accounts/:accountNumber')
+  @ApiOperation({ summary: 'One account with its transactions', description: 'Booked transfers, newest first.' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiOkResponse({ type: AccountDetailsDto })
+  @ApiProblems(404)
+  account(@Param('accountNumber', ACCOUNT) accountNumber: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountDetailsDto> {
+    return this.ais.details(accountNumber, caller);
+  }
+
+  // The static `transfers` routes come before /{currency}/{amount} (contract §10).
+  @Get('accounts/:accountNumber/transfers')
+  @ApiOperation({ summary: 'Every transfer ordered from the account, in any status' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiOkResponse({ type: AccountTransfersDto })
+  @ApiProblems(404)
+  async transfers(@Param('accountNumber', ACCOUNT) accountNumber: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountTransfersDto> {
+    return { transfers: await this.ais.transfersOf(accountNumber, caller) };
+  }
+
+  @Get('accounts/:accountNumber/transfers/:transferId')
+  @ApiOperation({ summary: 'One transfer ordered from the account', description: '`transferId` is the transfer\'s reference_id.' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'transferId', format: 'uuid' })
+  @ApiOkResponse({ type: AccountTransferDto })
+  @ApiProblems(404)
+  transfer(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('transferId', new UuidPipe('transferId')) transferId: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<AccountTransferDto> {
+    return this.ais.transfer(accountNumber, transferId, caller);
+  }
+
+  @Get('accounts/:accountNumber/:currency/:amount')
+  @ApiOperation({ summary: 'Funds check: does the available balance cover the amount?', description: 'Another currency than the account\'s answers false.' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'currency', example: 'SEK' })
+  @ApiParam({ name: 'amount', example: '100.50' })
+  @ApiOkResponse({ type: FundsAvailableDto })
+  @ApiProblems(404)
+  fundsCheck(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('currency', CURRENCY) currency: string,
+    @Param('amount', AMOUNT) amount: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<FundsAvailableDto> {
+    return this.ais.fundsCheck(accountNumber, currency, amount, caller);
+  }
+}

@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { REJECTION_REASONS, TRANSFER_STATUSES } from '../transfers/transfer-status';
+
+export class AisAccountDto {
+  @ApiProperty({ example: '92501234567', description: 'Clearing and account number, digits only' })
+  account_number: string;
+
+  @ApiProperty({ example: 'Lönekonto' })
+  name: string;
+
+  @ApiProperty({ example: 'SEK' })
+  currency: string;
+
+  @ApiProperty({ example: 25000.5 })
+  balance: number;
+
+  @ApiProperty({ example: 24900, description: 'The balance less signed transfers due today or earlier, not yet booked' })
+  available_balance: number;
+}
+
+export class AccountListDto {
+  @ApiProperty({ type: [AisAccountDto] })
+  accounts: AisAccountDto[];
+}
+
+export class AccountNumbersDto {
+  @ApiProperty({ type: [String], example: ['92501234567'] })
+  account_numbers: string[];
+}
+
+export class TransactionDto {
+  @ApiProperty({ format: 'uuid', description: 'The booked transfer' })
+  reference_id: string;
+
+  @ApiProperty({ example: -100.5, description: 'Negative for a debit' })
+  amount: number;
+
+  @ApiProperty({ example: 'SEK' })
+  currency: string;
+
+  @ApiProperty({ example: '2026-11-25' })
+  booking_date: string;
+
+  @ApiProperty({ example: 'Anna Svensson', description: 'The recipient (debits) or the paying account (credits)' })
+  counterpart: string;
+}
+
+export class AccountDetailsDto extends AisAccountDto {
+  @ApiProperty({ type: [TransactionDto], description: 'Booked transfers by execution instant, newest first' })
+  transactions: TransactionDto[];
+}
+
+export class AccountTransferDto {
+  @ApiProperty({ format: 'uuid' })
+  reference_id: string;
+
+  @ApiProperty({ enum: TRANSFER_STATUSES })
+  status: string;
+
+  @ApiProperty({ example: 100.5 })
+  amount: number;
+
+  @ApiProperty({ example: 'SEK' })
+  currency: string;
+
+  @ApiProperty({ example: '2026-11-25' })
+  transfer_date: string;
+
+  @ApiProperty({ example: '5050-1055' })
+  recipient_account_number: string;
+
+  @ApiPropertyOptional()
+  recipient_name?: string;
+
+  @ApiPropertyOptional()
+  counter_part_statement?: string;
+
+  @ApiPropertyOptional()
+  statement?: string;
+
+  @ApiPropertyOptional({ enum: REJECTION_REASONS })
+  rejection_reason?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'For an occurrence of a recurring transfer' })
+  recurring_transfer_id?: string;
+}
+
+export class AccountTransfersDto {
+  @ApiProperty({ type: [AccountTransferDto] })
+  transfers: AccountTransferDto[];
+}
+
+export class FundsAvailableDto {
+  @ApiProperty()
+  funds_available: boolean;
+}

@@ -1,0 +1,162 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
+import { ApiProblems, UuidPipe } from '@app/common';
+import { ACCOUNT_NUMBER } from '../ais/path-params';
+import { CollectTransferSigningDto, StartTransferSigningDto, TransferSigningStartedDto, TransferSigningStatusDto } from '../signing/signing.dto';
+import { TransferSigningService } from '../signing/transfer-signing.service';
+import {
+  CreateRecurringTransferDto,
+  CreateTransferDto,
+  RecurringTransferListDto,
+  RecurringTransferStatusDto,
+  TransferCreatedDto,
+  TransferStatusDto,
+} from '../transfers/transfer.dto';
+import { TransferService } from '../transfers/transfer.service';
+
+const ACCOUNT = ACCOUNT_NUMBER('account-number');
+const ACCOUNT_PARAM = { name: 'accountNumber', example: '92501234567' };
+export const PIS_PROBLEMS = [
+  400,
+  401,
+  {
+    status: 403,
+    code: 'TOKEN_KIND_NOT_ALLOWED' as const,
+    description: 'A token of a flow this route does not take; or the token lacks PIS (SCOPE_NOT_GRANTED); or the certificate lacks PSP_PI (ROLE_NOT_IN_CERTIFICATE)',
+  },
+];
+const NOT_OPEN = { status: 409, code: 'INVALID_STATE' as const, description: 'The transfer (or signing) is past the state this needs' };
+
+/** Payment initiation 3.0 (bank §4.3; contract §5, §10): authenticate and authorize tokens with PIS. */
+@ApiTags('PIS')
+@Psd2Bearer()
+@RequireScope('PIS')
+@AllowTokenKinds('authenticate', 'authorize')
+@ApiProblems(...PIS_PROBLEMS)
+@Controller('psd2/savings/3.0')
+export class PisController {
+  constructor(
+    private readonly transfers: TransferService,
+    private readonly signing: TransferSigningService,
+  ) {}
+
+  @Post('accounts/:accountNumber/transfers')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Order a transfer', description: 'AWAITING_SIGNATURE until signed with eid (bank §4.2 rule 3); executes at 00:00 Stockholm on transfer_date.' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiCreatedResponse({ type: TransferCreatedDto })
+  @ApiProblems(404)
+  orderTransfer(@Param('accountNumber', ACCOUNT) accountNumber: string, @Body() dto: CreateTransferDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferCreatedDto> {
+    return this.transfers.order(accountNumber, dto, caller);
+  }
+
+  @Post('accounts/:accountNumber/recurring-transfers')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Order a recurring transfer', description: 'transfer_date is the first occurrence; ACTIVE once signed. Updating is not available (bank §4.3).' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiCreatedResponse({ type: TransferCreatedDto })
+  @ApiProblems(404)
+  orderRecurringTransfer(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Body() dto: CreateRecurringTransferDto,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<TransferCreatedDto> {
+    return this.transfers.orderRecurring(accountNumber, dto, caller);
+  }
+
+  @Post('transfers/signing/start')
+  @HttpCode(200)
+  @RequirePsuIpAddress()
+  @ApiOperation({ summary: 'Start the eid signing of transfers', description: 'Answers signing_id and autostart_token only (bank §4.3).' })
+  @ApiOkResponse({ type: TransferSigningStartedDto })
+  @ApiProblems(404, NOT_OPEN)
+  startSigning(@Body() dto: StartTransferSigningDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferSigningStartedDto> {
+    return this.signing.start(dto.reference_ids, caller);
+  }
+
+  @Post('transfers/signing/collect')
+  @HttpCode(200)
+  @RequirePsuIpAddress()
+  @ApiOperation({ summary: 'Collect a transfer signing', description: 'The statuses and hint codes of bank §3.2; COMPLETE signs the transfers.' })
+  @ApiOkResponse({ type: TransferSigningStatusDto })
+  @ApiProblems(404)
+  collectSigning(@Body() dto: CollectTransferSigningDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferSigningStatusDto> {
+    return this.signing.collect(dto.signing_id, caller);
+  }
+
+  @Put('transfers/sign-bankid/:signingId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Sandbox only: simulate the signature', description: 'The signing is COMPLETE and its transfers SIGNED.' })
+  @ApiParam({ name: 'signingId', format: 'uuid' })
+  @ApiNoContentResponse()
+  @ApiProblems(404, NOT_OPEN)
+  async signBankId(@Param('signingId', new UuidPipe('signing-id')) signingId: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<void> {
+    await this.signing.signNow(signingId, caller);
+  }
+
+  @Get('accounts/recurring-transfers')
+  @ApiOperation({ summary: 'The recurring transfers this TPP ordered for the user' })
+  @ApiOkResponse({ type: RecurringTransferListDto })
+  async listRecurringTransfers(@CurrentPsd2Caller() caller: Psd2Caller): Promise<RecurringTransferListDto> {
+    return { recurring_transfers: await this.transfers.listRecurring(caller) };
+  }
+
+  @Get('accounts/:accountNumber/transfers/:referenceId/status')
+  @ApiOperation({ summary: 'Status of a transfer' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'referenceId', format: 'uuid' })
+  @ApiOkResponse({ type: TransferStatusDto })
+  @ApiProblems(404)
+  transferStatus(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<TransferStatusDto> {
+    return this.transfers.status(accountNumber, referenceId, caller);
+  }
+
+  @Get('accounts/:accountNumber/recurring-transfers/:referenceId/status')
+  @ApiOperation({ summary: 'Status of a recurring transfer, with its next transfer date' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'referenceId', format: 'uuid' })
+  @ApiOkResponse({ type: RecurringTransferStatusDto })
+  @ApiProblems(404)
+  recurringTransferStatus(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<RecurringTransferStatusDto> {
+    return this.transfers.recurringStatus(accountNumber, referenceId, caller);
+  }
+
+  @Delete('accounts/:accountNumber/transfers/:transferId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a transfer before it executes', description: 'Status DELETED; an executed transfer is 409.' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'transferId', format: 'uuid', description: 'The reference_id' })
+  @ApiNoContentResponse()
+  @ApiProblems(404, NOT_OPEN)
+  async deleteTransfer(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('transferId', new UuidPipe('transfer-id')) transferId: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<void> {
+    await this.transfers.delete(accountNumber, transferId, caller);
+  }
+
+  @Delete('accounts/:accountNumber/recurring-transfers/:recurringTransferId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a recurring transfer', description: 'Stops its future occurrences (status DELETED).' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam({ name: 'recurringTransferId', format: 'uuid', description: 'The reference_id' })
+  @ApiNoContentResponse()
+  @ApiProblems(404, NOT_OPEN)
+  async deleteRecurringTransfer(
+    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @Param('recurringTransferId', new UuidPipe('recurring-transfer-id')) recurringTransferId: string,
+    @CurrentPsd2Caller() caller: Psd2Caller,
+  ): Promise<void> {
+    await this.transfers.deleteRecurring(accountNumber, recurringTransferId, caller);
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { Clock } from '@app/common';
+import type { Psd2Caller } from '@app/auth';
+import { type EidOrder, EidOrderService } from '@app/eid';
+import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
+import { NotSignable, UnknownSigning, UnknownTransfer } from '../savings.errors';
+import { TransferRepository } from '../transfers/transfer.repository';
+import { TransferSigningStartedDto, TransferSigningStatusDto } from './signing.dto';
+import { TransferSigningEntity } from './transfer-signing.entity';
+import { TransferSigningRepository } from './transfer-signing.repository';
+
+/**
+ * Every transfer must be signed with eid before it can execute (bank §4.2 rule 3). A signing is an
+ * eid order of libs/eid with the user's behaviour; when it completes, its transfers are SIGNED and
+ * its recurring transfers ACTIVE, once.
+ */
+@Injectable()
+export class TransferSigningService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly signings: TransferSigningRepository,
+    private readonly transfers: TransferRepository,
+    private readonly recurring: RecurringTransferRepository,
+    private readonly eid: EidOrderService,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(referenceIds: string[], caller: Psd2Caller): Promise<TransferSigningStartedDto> {
+    const ids = referenceIds.map((id) => id.toLowerCase());
+    const owner = caller.token.personalNumber;
+    const [transfers, recurring] = await Promise.all([
+      this.transfers.findSignable(ids, owner, caller.tpp.id),
+      this.recurring.findSignable(ids, owner, caller.tpp.id),
+    ]);
+    const found = new Map<string, string>([...transfers, ...recurring].map((t) => [t.referenceId, t.status]));
+    for (const id of ids) {
+      const status = found.get(id);
+      if (!status) throw new UnknownTransfer(id);
+      if (status !== 'AWAITING_SIGNATURE') throw new NotSignable(id, status);
+    }
+    const order = await this.eid.start({ kind: 'signing', channel: 'app', personalNumber: owner, requestedBy: caller.tpp.identifier });
+    const signing = Object.assign(new TransferSigningEntity(), {
+      signingId: randomUUID(),
+      tppId: caller.tpp.id,
+      personalNumber: owner,
+      eidOrderId: order.id,
+      referenceIds: ids,
+      createdAt: order.startedAt,
+      appliedAt: null,
+    });
+    await this.signings.insert(signing);
+    return { signing_id: signing.signingId, autostart_token: order.autostartToken };
+  }
+
+  /** Bank §3.2 statuses as the user's app leaves the order; a COMPLETE signing signs its transfers. */
+  async collect(signingId: string, caller: Psd2Caller): Promise<TransferSigningStatusDto> {
+    const signing = await this.owned(signingId, caller);
+    const order = await this.eid.poll(signing.eidOrderId);
+    await this.applyIfComplete(signing, order);
+    return {
+      status: order.status,
+      ...(order.hintCode && (order.status === 'PENDING' || order.status === 'FAILED') ? { hint_code: order.hintCode } : {}),
+    };
+  }
+
+  /** Sandbox only: the user signs now (PUT …/sign-bankid/{signing-id}); 409 when the order is no longer open. */
+  async signNow(signingId: string, caller: Psd2Caller): Promise<void> {
+    const signing = await this.owned(signingId, caller);
+    await this.applyIfComplete(signing, await this.eid.complete(signing.eidOrderId));
+  }
+
+  private async owned(signingId: string, caller: Psd2Caller): Promise<TransferSigningEntity> {
+    const signing = await this.signings.findOwned(signingId.toLowerCase(), caller.token.personalNumber, caller.tpp.id);
+    if (!signing) throw new UnknownSigning(signingId);
+    return signing;
+  }
+
+  private async applyIfComplete(signing: TransferSigningEntity, order: EidOrder): Promise<void> {
+    if (order.status !== 'COMPLETE' || signing.appliedAt) return;
+    const signedAt = order.finishedAt ?? this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.signings.claimApplication(signing.signingId, signedAt, manager))) return;
+      // Transfers deleted meanwhile stay DELETED: both statements move only AWAITING_SIGNATURE rows.
+      await this.transfers.markSigned(signing.referenceIds, signedAt, manager);
+      await this.recurring.markActive(signing.referenceIds, signedAt, manager);
+    });
+  }
+}

@@ -1,0 +1,138 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
+import { FREQUENCIES, type Frequency } from '../recurring/schedule';
+import { REJECTION_REASONS, RECURRING_STATUSES, type RecurringStatus, TRANSFER_STATUSES, type TransferStatus } from './transfer-status';
+import { isLatin1, recipientKind, TEXT_LIMITS } from './transfer-rules';
+
+const Latin1 = (options?: ValidationOptions) =>
+  ValidateBy({ name: 'isLatin1', validator: { validate: (v) => typeof v === 'string' && isLatin1(v), defaultMessage: (a) => `${a?.property} must contain ISO 8859-1 characters only` } }, options);
+
+const Recipient = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isRecipient',
+      validator: {
+        validate: (v) => typeof v === 'string' && recipientKind(v) !== null,
+        defaultMessage: () => 'recipient_account_number must be an account number (clearing and account number, digits only) or a bankgiro number NNN-NNNN / NNNN-NNNN with a valid check digit',
+      },
+    },
+    options,
+  );
+
+
+/** POST …/transfers (contract §10, bank §2.7). */
+export class CreateTransferDto {
+  @ApiProperty({ example: 100.5, description: 'In the account\'s currency; > 0, at most two decimals' })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a JSON number with at most two decimals' })
+  amount: number;
+
+  @ApiProperty({ example: 'SEK', description: 'The account\'s currency' })
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be three capital letters, e.g. SEK' })
+  currency: string;
+
+  @ApiProperty({ example: '2026-11-25', description: 'A Stockholm calendar date, today or later' })
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'transfer_date must be a date YYYY-MM-DD' })
+  transfer_date: string;
+
+  @ApiProperty({ example: '92501234567', description: 'Account number (digits only) or bankgiro number NNN-NNNN / NNNN-NNNN' })
+  @IsString()
+  @Recipient()
+  recipient_account_number: string;
+
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.recipient_name, description: 'ISO 8859-1; mandatory from 2025-11-01 (sandbox clock)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TEXT_LIMITS.recipient_name)
+  @Latin1()
+  recipient_name?: string;
+
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.counter_part_statement, description: 'ISO 8859-1; shown to the recipient' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TEXT_LIMITS.counter_part_statement)
+  @Latin1()
+  counter_part_statement?: string;
+
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.statement, description: 'ISO 8859-1; shown on the payer\'s account' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TEXT_LIMITS.statement)
+  @Latin1()
+  statement?: string;
+}
+
+/** POST …/recurring-transfers: a transfer whose transfer_date is the first occurrence (contract §10). */
+export class CreateRecurringTransferDto extends CreateTransferDto {
+  @ApiProperty({ enum: FREQUENCIES })
+  @IsIn(FREQUENCIES, { message: `frequency must be one of ${FREQUENCIES.join(', ')}` })
+  frequency: Frequency;
+
+  @ApiPropertyOptional({ example: '2027-12-31', description: 'The last possible date of an occurrence; open-ended when absent' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'end_date must be a date YYYY-MM-DD' })
+  end_date?: string;
+}
+
+export class TransferCreatedDto {
+  @ApiProperty({ format: 'uuid' })
+  reference_id: string;
+
+  @ApiProperty({ enum: ['AWAITING_SIGNATURE'] })
+  status: TransferStatus | RecurringStatus;
+}
+
+export class TransferStatusDto {
+  @ApiProperty({ format: 'uuid' })
+  reference_id: string;
+
+  @ApiProperty({ enum: TRANSFER_STATUSES })
+  status: TransferStatus;
+
+  @ApiPropertyOptional({ enum: REJECTION_REASONS, description: 'Only when REJECTED' })
+  rejection_reason?: string;
+}
+
+export class RecurringTransferStatusDto {
+  @ApiProperty({ format: 'uuid' })
+  reference_id: string;
+
+  @ApiProperty({ enum: RECURRING_STATUSES })
+  status: RecurringStatus;
+
+  @ApiPropertyOptional({ example: '2026-12-25', description: 'The next occurrence, while one is to come' })
+  next_transfer_date?: string;
+}
+
+export class RecurringTransferDto extends RecurringTransferStatusDto {
+  @ApiProperty({ example: '92501234567' })
+  account_number: string;
+
+  @ApiProperty({ example: 100.5 })
+  amount: number;
+
+  @ApiProperty({ example: 'SEK' })
+  currency: string;
+
+  @ApiProperty({ enum: FREQUENCIES })
+  frequency: Frequency;
+
+  @ApiProperty({ example: '2026-11-25', description: 'The first occurrence' })
+  transfer_date: string;
+
+  @ApiPropertyOptional({ example: '2027-12-31' })
+  end_date?: string;
+
+  @ApiProperty({ example: '5050-1055' })
+  recipient_account_number: string;
+
+  @ApiPropertyOptional()
+  recipient_name?: string;
+}
+
+export class RecurringTransferListDto {
+  @ApiProperty({ type: [RecurringTransferDto] })
+  recurring_transfers: RecurringTransferDto[];
+}
