@@ -106,3 +106,43 @@ export function expectOAuthError(res: { status: number; headers: Record<string, 
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { error, error_description: expect.any(String) } });
   expect(res.headers['content-type']).toMatch(/^application\/json/);
 }
+
+/** A PSU with accounts and a TPP holding tokens for it: the starting point of AIS/PIS tests. */
+export interface Psu {
+  user: string;
+  accounts: string[];
+  tpp: Psd2Client;
+  /** Access token of the given flow and scopes. */
+  token(flow?: 'authenticate' | 'authorize' | 'non_authenticated', scopes?: string): Promise<string>;
+}
+
+export async function newPsu(t: TestApp, options: UserOptions & { balance?: number; currency?: string; tpp?: Psd2Client } = {}): Promise<Psu> {
+  const user = await newUser(t, { ...options, accounts: 0 });
+  const accounts: string[] = [];
+  for (let i = 0; i < (options.accounts ?? 1); i++) {
+    const res = await t.admin
+      .post(`/admin/users/${user}/accounts`, { name: `Konto ${i}`, currency: options.currency ?? 'SEK', balance: options.balance ?? 10000 })
+      .expect(201);
+    accounts.push(res.body.account_number);
+  }
+  const tpp = options.tpp ?? (await Psd2Client.create(t));
+  return {
+    user,
+    accounts,
+    tpp,
+    token: async (flow = 'authenticate', scopes = 'AIS,PIS') => {
+      if (flow === 'non_authenticated') return (await tpp.nonAuthenticated(user).expect(200)).body.access_token;
+      // The eid behaviour of the user may not be AUTO_COMPLETE: complete the order through the simulator.
+      const { pendingCode, autoStartToken } = await tpp.pendingCode({ flow, user, scopes });
+      const opened = await t.http.post('/sandbox/eid/open').send({ token: autoStartToken });
+      if (opened.status === 200) await t.http.post(`/sandbox/eid/operations/${opened.body.operation_id}/complete`).expect(204);
+      await tpp.status(pendingCode).expect(200);
+      return (await tpp.exchange(pendingCode).expect(200)).body.access_token;
+    },
+  };
+}
+
+/** Requests of a TPP with a bearer token (AIS/PIS routes). */
+export function bearer(client: Psd2Client, token: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  return client.headers({ Authorization: `Bearer ${token}`, ...extra });
+}
