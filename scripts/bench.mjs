@@ -56,6 +56,10 @@ await call('PUT', `/admin/users/${pollUser}`, { headers: admin, json: { name: 'B
 await call('PUT', `/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
 const { certificate } = await call('GET', `/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
 const psd2 = { 'x-psd2-client-test-cert': certificate, 'psu-ip-address': '192.0.2.10' };
+for (let i = 0; i < 2; i++) {
+  await call('POST', `/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } });
+}
+const { access_token } = await call('POST', '/psd2/auth/1.0/token', { headers: psd2, form: { grant_type: 'non_authenticated_token', user_id: tokenUser } });
 const { pending_code } = await call('POST', '/psd2/auth/3.0/authenticate', {
   headers: { ...psd2, 'x-sandbox-user': pollUser },
   json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS,PIS' },
@@ -71,6 +75,7 @@ const line = (r) => `${r.title.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s
 console.log(`${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (in memory)'}`);
 const bare = { path: '/health', method: 'GET' };
 for (const [title, request, target] of [
+  ['GET /v2/accounts (bearer token, two accounts)', { path: '/v2/accounts', method: 'GET', headers: { ...psd2, authorization: `Bearer ${access_token}` } }, null],
   ['POST /psd2/auth/3.0/status (PENDING order)', { path: '/psd2/auth/3.0/status', method: 'POST', headers: { ...psd2, 'content-type': 'application/json' }, body: JSON.stringify({ pending_code }) }, 0.5],
   [
     'POST /psd2/auth/1.0/token (non-authenticated)',
@@ -85,7 +90,7 @@ for (const [title, request, target] of [
   const measured = await load(title, request);
   console.log(line(baseline));
   console.log(line(measured));
-  console.log(`${''.padEnd(46)} ratio ${(measured.rps / baseline.rps).toFixed(2)} (target ≥ ${target})\n`);
+  console.log(`${''.padEnd(46)} ratio ${(measured.rps / baseline.rps).toFixed(2)}${target ? ` (target ≥ ${target})` : ''}\n`);
 }
 service.kill('SIGTERM');
 await stopped;
