@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmCalendarDate, ValidationFailed } from '@app/common';
+import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmToday, ValidationFailed } from '@app/common';
 import { TppRegistry, UserService } from '@app/directory';
 import { EidOrderService } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
@@ -100,7 +100,7 @@ export class TokenService {
     if (!owner) throw invalidGrant('Unknown refresh_token (or another TPP\'s).');
     await this.requireKyc(owner);
     const now = this.clock.now();
-    const today = stockholmDate(now);
+    const today = stockholmToday(now);
     if (!(await this.tokens.useRefreshToken(tokenHash, client.tpp.id, now, today))) {
       throw invalidGrant('The refresh_token has expired, its consent has lapsed, or it was used 4 times today (Stockholm time).');
     }
@@ -145,9 +145,4 @@ function parameter(form: Record<string, unknown>, name: string): string {
   const value = form[name];
   if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`The form parameter ${name} is required.`);
   return value.trim();
-}
-
-function stockholmDate(now: Date): string {
-  const { year, month, day } = stockholmCalendarDate(now);
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
