@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
 import { ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
-import { AccountResponseDto, OpenAccountDto, PutUserDto } from '../users/user.dto';
+import { AccountDto } from '@app/savings';
+import { OpenAccountDto, PutUserDto } from '../users/user.dto';
 
 const MAX_ITEMS = 1000;
 
@@ -70,8 +71,8 @@ export class SeededUserDto {
   @ApiProperty({ description: 'false when the user existed and was replaced' })
   created: boolean;
 
-  @ApiProperty({ type: [AccountResponseDto] })
-  accounts: AccountResponseDto[];
+  @ApiProperty({ type: [AccountDto] })
+  accounts: AccountDto[];
 }
 
 export class SeedResultDto {

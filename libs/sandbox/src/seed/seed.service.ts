@@ -6,7 +6,7 @@ import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import { toPartnerCreated } from '../partners/partner.mapper';
 import { toOpenAccount, toUserSettings } from '../users/admin-users.service';
-import { toAccountResponse } from '../users/user.mapper';
+import { toAccountDto } from '@app/savings';
 import { SeededUserDto, SeedFixtureDto, SeedResultDto, SeedUserDto } from './seed.dto';
 
 /** Loads a fixture (contract §8) in one transaction: a bad item anywhere leaves nothing behind. */
@@ -59,7 +59,7 @@ export class SeedService {
       const account = opening.accountNumber
         ? await this.accounts.openOrReplace(personalNumber, { ...opening, accountNumber: opening.accountNumber }, manager)
         : await this.accounts.open(personalNumber, opening, manager);
-      accounts.push(toAccountResponse(account));
+      accounts.push(toAccountDto(account));
     }
     return { personal_number: personalNumber, created, accounts };
   }

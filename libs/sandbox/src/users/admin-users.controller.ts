@@ -3,7 +3,8 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import type { Response } from 'express';
 import { AdminOnly, ApiProblems, type PersonalNumber, PersonalNumberPipe } from '@app/common';
 import { AdminUsersService } from './admin-users.service';
-import { AccountResponseDto, OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
+import { AccountDto } from '@app/savings';
+import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
 
 const PERSONAL_NUMBER_PARAM = {
   name: 'personal_number',
@@ -47,12 +48,12 @@ export class AdminUsersController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Open an account for a user', description: 'The sandbox makes a valid account number when none is given.' })
   @ApiParam(PERSONAL_NUMBER_PARAM)
-  @ApiCreatedResponse({ type: AccountResponseDto })
+  @ApiCreatedResponse({ type: AccountDto })
   @ApiProblems(400, 404, { status: 409, code: 'CONFLICT', description: 'The given account_number is in use' })
   openAccount(
     @Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber,
     @Body() dto: OpenAccountDto,
-  ): Promise<AccountResponseDto> {
+  ): Promise<AccountDto> {
     return this.service.openAccount(personalNumber, dto);
   }
 }

@@ -3,8 +3,9 @@ import { type PersonalNumber, ValidationFailed, toMinorUnits } from '@app/common
 import { UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import type { UserSettings } from '@app/directory';
-import { AccountResponseDto, OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
-import { toAccountResponse, toUserResponse } from './user.mapper';
+import { AccountDto, toAccountDto } from '@app/savings';
+import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
+import { toUserResponse } from './user.mapper';
 
 /** The admin use cases on users and their accounts (contract §8). */
 @Injectable()
@@ -24,9 +25,9 @@ export class AdminUsersService {
     return toUserResponse(user, await this.accounts.listOwnedBy(personalNumber));
   }
 
-  async openAccount(personalNumber: PersonalNumber, dto: OpenAccountDto): Promise<AccountResponseDto> {
+  async openAccount(personalNumber: PersonalNumber, dto: OpenAccountDto): Promise<AccountDto> {
     await this.users.require(personalNumber);
-    return toAccountResponse(await this.accounts.open(personalNumber, toOpenAccount(dto)));
+    return toAccountDto(await this.accounts.open(personalNumber, toOpenAccount(dto)));
   }
 }
 

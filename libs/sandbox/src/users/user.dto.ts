@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
 import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
+import { AccountDto } from '@app/savings';
 
 const MAX_BALANCE = 1e13;
 
@@ -63,23 +64,6 @@ export class OpenAccountDto {
   account_number?: string;
 }
 
-export class AccountResponseDto {
-  @ApiProperty({ example: '92501234567' })
-  account_number: string;
-
-  @ApiProperty({ example: 'Lönekonto' })
-  name: string;
-
-  @ApiProperty({ example: 'SEK' })
-  currency: string;
-
-  @ApiProperty({ example: 25000.5 })
-  balance: number;
-
-  @ApiProperty({ example: 25000.5, description: 'Balance less reserved amounts.' })
-  available_balance: number;
-}
-
 export class UserResponseDto {
   @ApiProperty({ example: '191212121212', description: '12 digits YYYYMMDDNNNC' })
   personal_number: string;
@@ -99,6 +83,6 @@ export class UserResponseDto {
   @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Omitted when not set.' })
   credit_decision?: CreditDecision;
 
-  @ApiProperty({ type: [AccountResponseDto] })
-  accounts: AccountResponseDto[];
+  @ApiProperty({ type: [AccountDto] })
+  accounts: AccountDto[];
 }

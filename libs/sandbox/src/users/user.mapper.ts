@@ -1,17 +1,6 @@
-import { decimalToJsonNumber } from '@app/common';
 import type { SandboxUser } from '@app/directory';
-import type { Account } from '@app/savings';
-import { AccountResponseDto, UserResponseDto } from './user.dto';
-
-export function toAccountResponse(account: Account): AccountResponseDto {
-  return {
-    account_number: account.accountNumber,
-    name: account.name,
-    currency: account.currency,
-    balance: decimalToJsonNumber(account.balance),
-    available_balance: decimalToJsonNumber(account.availableBalance),
-  };
-}
+import { type Account, toAccountDto } from '@app/savings';
+import { UserResponseDto } from './user.dto';
 
 export function toUserResponse(user: SandboxUser, accounts: Account[]): UserResponseDto {
   return {
@@ -21,6 +10,6 @@ export function toUserResponse(user: SandboxUser, accounts: Account[]): UserResp
     eid_behaviour: user.eidBehaviour,
     busy_elsewhere: user.busyElsewhere,
     ...(user.creditDecision ? { credit_decision: user.creditDecision } : {}),
-    accounts: accounts.map(toAccountResponse),
+    accounts: accounts.map(toAccountDto),
   };
 }

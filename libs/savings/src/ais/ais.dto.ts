@@ -1,26 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AccountDto } from '../accounts/account.dto';
 import { REJECTION_REASONS, TRANSFER_STATUSES } from '../transfers/transfer-status';
 
-export class AisAccountDto {
-  @ApiProperty({ example: '92501234567', description: 'Clearing and account number, digits only' })
-  account_number: string;
-
-  @ApiProperty({ example: 'Lönekonto' })
-  name: string;
-
-  @ApiProperty({ example: 'SEK' })
-  currency: string;
-
-  @ApiProperty({ example: 25000.5 })
-  balance: number;
-
-  @ApiProperty({ example: 24900, description: 'The balance less signed transfers due today or earlier, not yet booked' })
-  available_balance: number;
-}
-
 export class AccountListDto {
-  @ApiProperty({ type: [AisAccountDto] })
-  accounts: AisAccountDto[];
+  @ApiProperty({ type: [AccountDto] })
+  accounts: AccountDto[];
 }
 
 export class AccountNumbersDto {
@@ -45,7 +29,7 @@ export class TransactionDto {
   counterpart: string;
 }
 
-export class AccountDetailsDto extends AisAccountDto {
+export class AccountDetailsDto extends AccountDto {
   @ApiProperty({ type: [TransactionDto], description: 'Booked transfers by execution instant, newest first' })
   transactions: TransactionDto[];
 }

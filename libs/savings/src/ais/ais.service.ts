@@ -7,7 +7,8 @@ import { AccountService } from '../accounts/account.service';
 import { UnknownAccount, UnknownTransfer } from '../savings.errors';
 import type { TransferEntity } from '../transfers/transfer.entity';
 import { TransferRepository } from '../transfers/transfer.repository';
-import { AccountDetailsDto, AccountTransferDto, AisAccountDto, FundsAvailableDto } from './ais.dto';
+import { AccountDto, toAccountDto } from '../accounts/account.dto';
+import { AccountDetailsDto, AccountTransferDto, FundsAvailableDto } from './ais.dto';
 
 /** AIS v2 (bank §4.2): the token's user's accounts, transactions and transfers; others are 404. */
 @Injectable()
@@ -22,7 +23,7 @@ export class AisService {
     return (await this.accounts.listOwnedBy(caller.token.personalNumber)).map((a) => a.accountNumber);
   }
 
-  async list(caller: Psd2Caller): Promise<AisAccountDto[]> {
+  async list(caller: Psd2Caller): Promise<AccountDto[]> {
     return (await this.accounts.listOwnedBy(caller.token.personalNumber)).map(toAccountDto);
   }
 
@@ -67,16 +68,6 @@ export class AisService {
     if (!account) throw new UnknownAccount(accountNumber);
     return account;
   }
-}
-
-function toAccountDto(account: Account): AisAccountDto {
-  return {
-    account_number: account.accountNumber,
-    name: account.name,
-    currency: account.currency,
-    balance: decimalToJsonNumber(account.balance),
-    available_balance: decimalToJsonNumber(account.availableBalance),
-  };
 }
 
 function toTransferDto(transfer: TransferEntity): AccountTransferDto {
