@@ -5,6 +5,7 @@ import { SandboxCreateMeta1763800000300 } from './1763800000300-SandboxCreateMet
 import { EidCreateOrders1763800001000 } from './1763800001000-EidCreateOrders';
 import { AuthCreatePsd2Tables1763800002000 } from './1763800002000-AuthCreatePsd2Tables';
 import { SavingsCreateTransfers1763800003000 } from './1763800003000-SavingsCreateTransfers';
+import { SigningCreateParticipants1763800004000 } from './1763800004000-SigningCreateParticipants';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   EidCreateOrders1763800001000,
   AuthCreatePsd2Tables1763800002000,
   SavingsCreateTransfers1763800003000,
+  SigningCreateParticipants1763800004000,
 ];

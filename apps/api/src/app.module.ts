@@ -5,6 +5,7 @@ import { DirectoryModule } from '@app/directory';
 import { EidModule } from '@app/eid';
 import { SandboxModule } from '@app/sandbox';
 import { SavingsModule } from '@app/savings';
+import { SigningModule } from '@app/signing';
 import type { DestinationStream } from 'pino';
 import { MIGRATIONS } from '../../../migrations';
 
@@ -31,6 +32,7 @@ export class AppModule {
         SavingsModule,
         SandboxModule,
         AuthModule,
+        SigningModule,
       ],
     };
   }

@@ -39,6 +39,8 @@ export {
   parseCalendarDate,
   formatCalendarDate,
   addDays,
+  formatStockholmOffset,
+  formatUtcSeconds,
   STOCKHOLM,
 } from './values/stockholm-time';
 export type { CalendarDate } from './values/stockholm-time';

@@ -5,6 +5,8 @@ export { CREDIT_DECISIONS } from './users/sandbox-user.entity';
 export type { CreditDecision } from './users/sandbox-user.entity';
 export { PartnerService } from './partners/partner.service';
 export type { Partner, IssuedPartner } from './partners/partner';
+export { PartnerAuth, CurrentPartner, PartnerCredentials } from './partners/partner-access.strategy';
+export type { PartnerCredentialResolver } from './partners/partner-access.strategy';
 export { TppRegistry } from './tpps/tpp-registry.service';
 export type { Tpp, TppIdentity, TppRef, TppSettings } from './tpps/tpp';
 export { tppIdentifier } from './tpps/tpp';

@@ -1,4 +1,4 @@
-import { addDays, parseCalendarDate, stockholmCalendarDate, stockholmInstant, stockholmToday } from './stockholm-time';
+import { addDays, formatStockholmOffset, formatUtcSeconds, parseCalendarDate, stockholmCalendarDate, stockholmInstant, stockholmToday } from './stockholm-time';
 
 describe('Stockholm time (Europe/Stockholm through Intl)', () => {
   it('tells the Stockholm date, which differs from UTC after 23:00 UTC in winter', () => {
@@ -32,5 +32,13 @@ describe('Stockholm time (Europe/Stockholm through Intl)', () => {
   it('adds days across months and years', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
+
+describe('timestamp formats (contract §9)', () => {
+  it('formats with the Stockholm offset, to the second', () => {
+    expect(formatStockholmOffset(new Date('2026-11-24T09:00:05.987Z'))).toBe('2026-11-24T10:00:05+01:00');
+    expect(formatStockholmOffset(new Date('2026-07-01T22:30:00Z'))).toBe('2026-07-02T00:30:00+02:00');
+    expect(formatUtcSeconds(new Date('2026-11-24T09:00:05.987Z'))).toBe('2026-11-24T09:00:05Z');
   });
 });

@@ -80,3 +80,16 @@ export function addDays(date: string, days: number): string {
   const next = new Date(Date.UTC(day.year, day.month - 1, day.day + days));
   return formatCalendarDate({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() });
 }
+
+/** ISO 8601 to the second with Stockholm's offset: "2026-11-24T10:00:05+01:00" (contract §9). */
+export function formatStockholmOffset(at: Date): string {
+  const offset = stockholmOffsetMinutes(at);
+  const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + offset * 60_000);
+  const sign = offset >= 0 ? '+' : '-';
+  const hh = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const mm = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${local.toISOString().slice(0, 19)}${sign}${hh}:${mm}`;
+}
+
+/** ISO 8601 in UTC to the second: "2026-11-24T09:00:05Z" (contract §9). */
+export const formatUtcSeconds = (at: Date): string => `${new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString().slice(0, 19)}Z`;

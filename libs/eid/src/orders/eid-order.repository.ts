@@ -59,8 +59,8 @@ export class EidOrderRepository {
   }
 
   /** The hot path of every status and collect poll: one indexed read, mapped by hand. */
-  async findById(id: string): Promise<EidOrderEntity | null> {
-    const rows: EidOrderRow[] = await this.orders.manager.query(`SELECT ${COLUMNS} FROM eid_order WHERE id = $1`, [id]);
+  async findById(id: string, manager: EntityManager = this.orders.manager): Promise<EidOrderEntity | null> {
+    const rows: EidOrderRow[] = await manager.query(`SELECT ${COLUMNS} FROM eid_order WHERE id = $1`, [id]);
     return rows[0] ? toEntity(rows[0]) : null;
   }
 

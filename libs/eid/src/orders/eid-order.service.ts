@@ -11,7 +11,8 @@ import { qrString } from './qr-string';
 /** Optimistic retries when concurrent readers change the same order. */
 const MAX_ATTEMPTS = 5;
 
-export type StartRequest = Omit<StartEidOrder, 'behaviour'>;
+/** The subject's behaviour is looked up unless the caller, who read the user already, passes it. */
+export type StartRequest = Omit<StartEidOrder, 'behaviour'> & { behaviour?: StartEidOrder['behaviour'] };
 
 /**
  * The simulated identity service: one engine for every eid order (PSD2 authentication, transfer
@@ -29,7 +30,7 @@ export class EidOrderService {
 
   /** Starts an order for a sandbox user, with that user's eid behaviour (the caller checked the user exists). */
   async start(request: StartRequest, manager?: EntityManager): Promise<EidOrder> {
-    const behaviour = (await this.users.behaviourOf(request.personalNumber)) ?? 'NO_RESPONSE';
+    const behaviour = request.behaviour ?? (await this.users.behaviourOf(request.personalNumber)) ?? 'NO_RESPONSE';
     const order = EidOrderEntity.start({ ...request, behaviour }, this.clock.now());
     await this.orders.insert(order, manager);
     return this.snapshot(order);
@@ -44,17 +45,21 @@ export class EidOrderService {
   }
 
   /** The order with the time rules applied (no behaviour): for reads that are not polls. */
-  get(id: string): Promise<EidOrder> {
-    return this.change(() => this.orders.findById(id), (order, now) => order.applyTimeRules(now));
+  get(id: string, manager?: EntityManager): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id, manager), (order, now) => order.applyTimeRules(now), manager);
   }
 
   /** Cancels an open order (FAILED CANCELLED); a finished one is 409 INVALID_STATE. */
-  cancel(id: string): Promise<EidOrder> {
-    return this.change(() => this.orders.findById(id), (order, now) => {
-      order.applyTimeRules(now);
-      order.cancel(now);
-      return true;
-    });
+  cancel(id: string, manager?: EntityManager): Promise<EidOrder> {
+    return this.change(
+      () => this.orders.findById(id, manager),
+      (order, now) => {
+        order.applyTimeRules(now);
+        order.cancel(now);
+        return true;
+      },
+      manager,
+    );
   }
 
   /** The user signs or identifies now (sandbox shortcuts such as PUT …/sign-bankid); 409 when no longer open. */
@@ -73,13 +78,14 @@ export class EidOrderService {
   async change(
     find: () => Promise<EidOrderEntity | null>,
     act: (order: EidOrderEntity, now: Date) => boolean,
+    manager?: EntityManager,
   ): Promise<EidOrder> {
     for (let attempt = 1; ; attempt++) {
       const order = await find();
       if (!order) throw new UnknownEidOrder();
       const now = this.clock.now();
       const changed = act(order, now);
-      if (!changed || (await this.orders.saveIfUnchanged(order))) return this.snapshot(order);
+      if (!changed || (await this.orders.saveIfUnchanged(order, manager))) return this.snapshot(order);
       if (attempt >= MAX_ATTEMPTS) {
         this.logger.warn(`eid order ${order.id} kept changing under us; answering its last state`);
         return this.snapshot(order);

@@ -1,0 +1,65 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '@app/common';
+import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
+import { CallerIp } from './caller-ip.decorator';
+import { CollectSigningResponseDto, ParticipantRequestDto, StartPhoneSigningDto, StartSigningResponseDto } from './signing.dto';
+import { SigningService } from './signing.service';
+
+const IN_PROGRESS = {
+  status: 409,
+  code: 'RFA4_SIGNING_IN_PROGRESS' as const,
+  description: 'The rules of bank §7.2 / contract §11 (or participant already signed: INVALID_STATE)',
+  message: 'An identification or signing for this personal number is already started. Please try again.',
+};
+
+/** The partner signing interface (bank §4.4), under {partner_base_url} with and without /partner (contract §1). */
+@ApiTags('Signing')
+@PartnerAuth()
+@ApiProblems(400, 401, 404)
+@Controller(['signing/1.0', 'partner/signing/1.0'])
+export class SigningController {
+  constructor(private readonly signing: SigningService) {}
+
+  @Post('start')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start a signing on the same or another device (bank §2.5, §4.4)',
+    description: 'Same device: launch eid://autostarttoken=<autostart_token>&redirect=null. Other device: show qr_string as a QR code; fresh ones come from collect.',
+  })
+  @ApiOkResponse({ type: StartSigningResponseDto })
+  @ApiProblems(IN_PROGRESS)
+  start(@Body() dto: ParticipantRequestDto, @CurrentPartner() partner: Partner, @CallerIp() ip: string): Promise<StartSigningResponseDto> {
+    return this.signing.start({ kind: 'start', participantId: dto.participant_id, partner, ip });
+  }
+
+  @Post('start/phone')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Start a signing during a phone call (bank §4.4)',
+    description: 'The app asks the user to confirm being in the call, then to sign. Collect answers INITIATED until the app picks it up.',
+  })
+  @ApiNoContentResponse()
+  @ApiProblems(IN_PROGRESS)
+  async startPhone(@Body() dto: StartPhoneSigningDto, @CurrentPartner() partner: Partner, @CallerIp() ip: string): Promise<void> {
+    await this.signing.start({ kind: 'phone', participantId: dto.participant_id, partner, ip, callInitiator: dto.call_initiator });
+  }
+
+  @Post('collect')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Collect the state of a signing (bank §2.5, §3.2)', description: 'Poll it; COMPLETE carries signed_at and marks the participant signed.' })
+  @ApiOkResponse({ type: CollectSigningResponseDto })
+  @ApiProblems({ status: 409, code: 'INVALID_STATE', description: 'No signing started for the participant' })
+  collect(@Body() dto: ParticipantRequestDto, @CurrentPartner() partner: Partner): Promise<CollectSigningResponseDto> {
+    return this.signing.collect(dto.participant_id, partner);
+  }
+
+  @Post('cancel')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel a signing (bank §4.4)', description: '204 also when nothing is open; 409 while the personal number is blocked (contract §11).' })
+  @ApiNoContentResponse()
+  @ApiProblems(IN_PROGRESS)
+  async cancel(@Body() dto: ParticipantRequestDto, @CurrentPartner() partner: Partner): Promise<void> {
+    await this.signing.cancel(dto.participant_id, partner);
+  }
+}

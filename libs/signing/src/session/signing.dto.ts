@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsUUID } from 'class-validator';
+import { CALL_INITIATORS, type CallInitiator } from '@app/eid';
+
+/** Bank §2.5 StartSigningRequest, CollectSigningRequest, CancelSigningRequest. */
+export class ParticipantRequestDto {
+  @ApiProperty({ format: 'uuid', description: 'signing_process.participants[n].id of the pre-approval or loan-application status' })
+  @IsUUID('all', { message: 'participant_id must be a UUID' })
+  participant_id: string;
+}
+
+/** Bank §2.5 StartPhoneSigningRequest. */
+export class StartPhoneSigningDto extends ParticipantRequestDto {
+  @ApiProperty({ enum: CALL_INITIATORS, description: 'RP: the partner placed the call; USER: the customer did' })
+  @IsIn(CALL_INITIATORS, { message: 'call_initiator must be RP or USER' })
+  call_initiator: CallInitiator;
+}
+
+/** Bank §2.5 StartSigningResponse. */
+export class StartSigningResponseDto {
+  @ApiProperty({ format: 'uuid', description: 'Launch eid://autostarttoken=<autostart_token>&redirect=null' })
+  autostart_token: string;
+
+  @ApiProperty({ example: 'eid.6c1e….0.4f2a…', description: 'Show as a QR code; a fresh one comes from collect' })
+  qr_string: string;
+}
+
+export const COLLECT_STATUSES = ['INITIATED', 'PENDING', 'COMPLETE', 'FAILED', 'COLLECT_ERROR'] as const;
+
+/** Bank §2.5 CollectSigningResponse. */
+export class CollectSigningResponseDto {
+  @ApiProperty({ enum: COLLECT_STATUSES, description: 'Bank §3.2' })
+  status: (typeof COLLECT_STATUSES)[number];
+
+  @ApiPropertyOptional({ description: 'For PENDING and FAILED', example: 'OUTSTANDING_TRANSACTION' })
+  hint_code?: string;
+
+  @ApiPropertyOptional({ description: 'While the signing is outstanding (not for phone signings)' })
+  qr_string?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-24T10:00:05+01:00', description: 'Only when COMPLETE; Stockholm offset, to the second' })
+  signed_at?: string;
+}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, formatStockholmOffset, type PersonalNumber } from '@app/common';
+import { type Partner, UserService } from '@app/directory';
+import { type CallInitiator, type EidOrder, EidOrderService } from '@app/eid';
+import type { ParticipantEntity } from '../participants/participant.entity';
+import { ParticipantRepository } from '../participants/participant.repository';
+import { SigningCompletions } from '../participants/signing-completions';
+import { AlreadySigned, NoSigningStarted, SigningInProgress, UnknownParticipant } from '../signing.errors';
+import { CollectSigningResponseDto, StartSigningResponseDto } from './signing.dto';
+import { SigningPersonRepository } from './signing-person.repository';
+import { decide, type StartKind } from './signing-rules';
+
+const OPEN: readonly string[] = ['INITIATED', 'PENDING'];
+
+export interface StartSigning {
+  kind: StartKind;
+  participantId: string;
+  partner: Partner;
+  /** The caller's IP (contract §11): the TCP peer, or X-Forwarded-For's client with TRUST_PROXY. */
+  ip: string;
+  callInitiator?: CallInitiator;
+}
+
+/**
+ * The partner signing interface (bank §4.4, §7.2; contract §11) on the eid engine. Starts and cancels
+ * decide under the row lock of the person's signing state, so the rules hold across instances.
+ */
+@Injectable()
+export class SigningService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly participants: ParticipantRepository,
+    private readonly persons: SigningPersonRepository,
+    private readonly eid: EidOrderService,
+    private readonly users: UserService,
+    private readonly completions: SigningCompletions,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(request: StartSigning): Promise<StartSigningResponseDto> {
+    const participant = await this.owned(request.participantId, request.partner);
+    if (participant.signedAt) throw new AlreadySigned(participant.id);
+    const user = await this.users.find(participant.personalNumber as PersonalNumber);
+    // A signing open with another bank refuses every start (contract §4, §11).
+    if (!user || user.busyElsewhere) throw new SigningInProgress();
+    const order = await this.dataSource.transaction(async (manager) => {
+      const person = await this.persons.lock(participant.personalNumber, manager);
+      const now = this.clock.now();
+      if (person.blockedUntil && person.blockedUntil > now) return null;
+      const open = person.orderId ? await this.eid.get(person.orderId, manager) : null;
+      const isOpen = open !== null && OPEN.includes(open.status);
+      const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed } : null, request);
+      if (decision.outcome === 'refuse') {
+        await this.persons.save(
+          {
+            ...person,
+            retryArmed: decision.armRetry ?? person.retryArmed,
+            blockedUntil: decision.blockSeconds ? new Date(now.getTime() + decision.blockSeconds * 1000) : person.blockedUntil,
+          },
+          manager,
+        );
+        return null;
+      }
+      if (decision.outcome === 'replace') await this.eid.cancel(person.orderId!, manager);
+      const started = await this.eid.start(
+        {
+          kind: 'signing',
+          channel: request.kind === 'phone' ? 'phone' : 'app',
+          callInitiator: request.callInitiator,
+          personalNumber: participant.personalNumber,
+          requestedBy: request.partner.name,
+          behaviour: user.eidBehaviour,
+        },
+        manager,
+      );
+      await this.persons.save({ ...person, orderId: started.id, orderKind: request.kind, orderIp: request.ip, retryArmed: false, blockedUntil: null }, manager);
+      await this.participants.setCurrentOrder(participant.id, started.id, request.kind, manager);
+      return started;
+    });
+    // Thrown after the commit: a refusal still records its block or armed retry.
+    if (!order) throw new SigningInProgress();
+    return { autostart_token: order.autostartToken, qr_string: order.qrString ?? '' };
+  }
+
+  /** Bank §3.2: the state as the user's app leaves it; a COMPLETE signing signs the participant, once. */
+  async collect(participantId: string, partner: Partner): Promise<CollectSigningResponseDto> {
+    const participant = await this.owned(participantId, partner);
+    if (!participant.currentOrderId) throw new NoSigningStarted(participant.id);
+    const order = await this.eid.poll(participant.currentOrderId);
+    if (order.status === 'COMPLETE' && !participant.signedAt) await this.markSigned(participant, order);
+    return toCollect(order);
+  }
+
+  /** 204, also when nothing is open; while the person is blocked, 409 (contract §11). */
+  async cancel(participantId: string, partner: Partner): Promise<void> {
+    const participant = await this.owned(participantId, partner);
+    const blocked = await this.dataSource.transaction(async (manager) => {
+      const person = await this.persons.lock(participant.personalNumber, manager);
+      if (person.blockedUntil && person.blockedUntil > this.clock.now()) return true;
+      if (participant.currentOrderId) await this.cancelIfOpen(participant.currentOrderId, manager);
+      if (person.orderId && person.orderId === participant.currentOrderId) {
+        await this.persons.save({ ...person, orderId: null, orderKind: null, orderIp: null, retryArmed: false }, manager);
+      }
+      return false;
+    });
+    if (blocked) throw new SigningInProgress();
+  }
+
+  private async cancelIfOpen(orderId: string, manager: EntityManager): Promise<void> {
+    const order = await this.eid.get(orderId, manager);
+    if (OPEN.includes(order.status)) await this.eid.cancel(orderId, manager);
+  }
+
+  private async markSigned(participant: ParticipantEntity, order: EidOrder): Promise<void> {
+    const signedAt = order.finishedAt ?? this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.participants.markSigned(participant.id, signedAt, manager))) return;
+      await this.completions.tell(
+        {
+          participantId: participant.id,
+          process: { kind: participant.processKind, id: participant.processId, partnerId: participant.partnerId },
+          personalNumber: participant.personalNumber,
+          signedAt,
+        },
+        manager,
+      );
+    });
+  }
+
+  private async owned(participantId: string, partner: Partner): Promise<ParticipantEntity> {
+    const participant = await this.participants.findOwned(participantId.toLowerCase(), partner.id);
+    if (!participant) throw new UnknownParticipant(participantId);
+    return participant;
+  }
+}
+
+/** Bank §2.5 CollectSigningResponse: hint for PENDING and FAILED, QR while outstanding (app orders), signed_at when COMPLETE. */
+function toCollect(order: EidOrder): CollectSigningResponseDto {
+  return {
+    status: order.status,
+    ...(order.hintCode && (order.status === 'PENDING' || order.status === 'FAILED') ? { hint_code: order.hintCode } : {}),
+    ...(order.qrString ? { qr_string: order.qrString } : {}),
+    ...(order.status === 'COMPLETE' && order.finishedAt ? { signed_at: formatStockholmOffset(order.finishedAt) } : {}),
+  };
+}

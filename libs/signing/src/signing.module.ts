@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EidModule } from '@app/eid';
+import { ParticipantEntity } from './participants/participant.entity';
+import { ParticipantRepository } from './participants/participant.repository';
+import { ParticipantsService } from './participants/participants.service';
+import { SigningCompletions } from './participants/signing-completions';
+import { SigningPersonRepository } from './session/signing-person.repository';
+import { SigningController } from './session/signing.controller';
+import { SigningService } from './session/signing.service';
+
+/** Partner signing (bank §2.5, §4.4, §7.2; contract §11) on the eid engine. */
+@Module({
+  imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity])],
+  controllers: [SigningController],
+  providers: [ParticipantRepository, ParticipantsService, SigningCompletions, SigningPersonRepository, SigningService],
+  exports: [ParticipantsService, SigningCompletions],
+})
+export class SigningModule {}
