@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@app/common';
+import { UnknownParticipant } from '../signing.errors';
 import type { Participant, SigningProcess } from './participant';
 import { ParticipantEntity } from './participant.entity';
 import { ParticipantRepository } from './participant.repository';
+import { SigningCompletions } from './signing-completions';
 
 const toParticipant = (entity: ParticipantEntity): Participant => ({
   id: entity.id,
@@ -16,7 +19,9 @@ const toParticipant = (entity: ParticipantEntity): Participant => ({
 @Injectable()
 export class ParticipantsService {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly participants: ParticipantRepository,
+    private readonly completions: SigningCompletions,
     private readonly clock: Clock,
   ) {}
 
@@ -43,5 +48,31 @@ export class ParticipantsService {
 
   async list(process: Omit<SigningProcess, 'partnerId'>, manager?: EntityManager): Promise<Participant[]> {
     return (await this.participants.listByProcess(process.kind, process.id, manager)).map(toParticipant);
+  }
+
+  /**
+   * Marks a participant signed (once) and tells the owning process, in one transaction. Used when a
+   * signing completes, and by the sandbox routes that simulate a signature.
+   */
+  async recordSigned(participant: ParticipantEntity, signedAt: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.participants.markSigned(participant.id, signedAt, manager))) return;
+      await this.completions.tell(
+        {
+          participantId: participant.id,
+          process: { kind: participant.processKind, id: participant.processId, partnerId: participant.partnerId },
+          personalNumber: participant.personalNumber,
+          signedAt,
+        },
+        manager,
+      );
+    });
+  }
+
+  /** Sandbox only: the participant of this process signs now, without an eid order (e.g. PUT …/sign-bankid). */
+  async signNow(participantId: string, process: SigningProcess): Promise<void> {
+    const participant = await this.participants.findOwned(participantId, process.partnerId);
+    if (!participant || participant.processKind !== process.kind || participant.processId !== process.id) throw new UnknownParticipant(participantId);
+    await this.recordSigned(participant, this.clock.now());
   }
 }

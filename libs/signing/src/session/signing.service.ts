@@ -6,7 +6,7 @@ import { type Partner, UserService } from '@app/directory';
 import { type CallInitiator, type EidOrder, EidOrderService } from '@app/eid';
 import type { ParticipantEntity } from '../participants/participant.entity';
 import { ParticipantRepository } from '../participants/participant.repository';
-import { SigningCompletions } from '../participants/signing-completions';
+import { ParticipantsService } from '../participants/participants.service';
 import { AlreadySigned, NoSigningStarted, SigningInProgress, UnknownParticipant } from '../signing.errors';
 import { CollectSigningResponseDto, StartSigningResponseDto } from './signing.dto';
 import { SigningPersonRepository } from './signing-person.repository';
@@ -31,11 +31,11 @@ export interface StartSigning {
 export class SigningService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly participants: ParticipantRepository,
+    private readonly repository: ParticipantRepository,
+    private readonly participants: ParticipantsService,
     private readonly persons: SigningPersonRepository,
     private readonly eid: EidOrderService,
     private readonly users: UserService,
-    private readonly completions: SigningCompletions,
     private readonly clock: Clock,
   ) {}
 
@@ -76,7 +76,7 @@ export class SigningService {
         manager,
       );
       await this.persons.save({ ...person, orderId: started.id, orderKind: request.kind, orderIp: request.ip, retryArmed: false, blockedUntil: null }, manager);
-      await this.participants.setCurrentOrder(participant.id, started.id, request.kind, manager);
+      await this.repository.setCurrentOrder(participant.id, started.id, request.kind, manager);
       return started;
     });
     // Thrown after the commit: a refusal still records its block or armed retry.
@@ -89,7 +89,7 @@ export class SigningService {
     const participant = await this.owned(participantId, partner);
     if (!participant.currentOrderId) throw new NoSigningStarted(participant.id);
     const order = await this.eid.poll(participant.currentOrderId);
-    if (order.status === 'COMPLETE' && !participant.signedAt) await this.markSigned(participant, order);
+    if (order.status === 'COMPLETE' && !participant.signedAt) await this.participants.recordSigned(participant, order.finishedAt ?? this.clock.now());
     return toCollect(order);
   }
 
@@ -113,24 +113,8 @@ export class SigningService {
     if (OPEN.includes(order.status)) await this.eid.cancel(orderId, manager);
   }
 
-  private async markSigned(participant: ParticipantEntity, order: EidOrder): Promise<void> {
-    const signedAt = order.finishedAt ?? this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.participants.markSigned(participant.id, signedAt, manager))) return;
-      await this.completions.tell(
-        {
-          participantId: participant.id,
-          process: { kind: participant.processKind, id: participant.processId, partnerId: participant.partnerId },
-          personalNumber: participant.personalNumber,
-          signedAt,
-        },
-        manager,
-      );
-    });
-  }
-
   private async owned(participantId: string, partner: Partner): Promise<ParticipantEntity> {
-    const participant = await this.participants.findOwned(participantId.toLowerCase(), partner.id);
+    const participant = await this.repository.findOwned(participantId.toLowerCase(), partner.id);
     if (!participant) throw new UnknownParticipant(participantId);
     return participant;
   }
