@@ -6,6 +6,7 @@ import { EidCreateOrders1763800001000 } from './1763800001000-EidCreateOrders';
 import { AuthCreatePsd2Tables1763800002000 } from './1763800002000-AuthCreatePsd2Tables';
 import { SavingsCreateTransfers1763800003000 } from './1763800003000-SavingsCreateTransfers';
 import { SigningCreateParticipants1763800004000 } from './1763800004000-SigningCreateParticipants';
+import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './1763800005000-MortgageCreatePreApprovalsAndLoanApplications';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   AuthCreatePsd2Tables1763800002000,
   SavingsCreateTransfers1763800003000,
   SigningCreateParticipants1763800004000,
+  MortgageCreatePreApprovalsAndLoanApplications1763800005000,
 ];

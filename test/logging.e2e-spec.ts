@@ -5,7 +5,7 @@ const SECRET_CERT = 'TUlJQ0xEQ0NBZEtnQXdJQkFnSVFCRSszaWtTaWo0aXNyb2JoUTNCbFR6QUt
 describe('structured logs (DEVELOPERS.md §7: secrets stay secret)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { LOG_LEVEL: 'info' } });
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 

@@ -19,16 +19,30 @@ const TEST_ENV: Record<string, string> = {
   ADMIN_API_KEY: ADMIN_KEY,
   SEED_DEMO: 'off',
   JOBS_INTERVAL_MS: '0',
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'info',
   DOWNTIME_CALENDAR: 'on',
 };
+
+/**
+ * Every log line written in this test file. nestjs-pino keeps one pino-http instance per process (the
+ * first app's, with its level), and Nest's Logger routes to the last app's logger: with several apps
+ * in one file their lines cannot be told apart by app, so they are collected per file (jest gives each
+ * file its own module registry). Production runs one app per process.
+ */
+const fileLogs: Array<Record<string, unknown>> = [];
+const fileLogDestination = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) fileLogs.push(JSON.parse(line));
+    done();
+  },
+});
 
 export interface TestApp {
   app: INestApplication;
   /** supertest agent on the app's HTTP server. */
   http: ReturnType<typeof request>;
   db: TestDatabase;
-  /** Every log line the app wrote, parsed. */
+  /** Every log line written in this test file, parsed (see fileLogs). */
   logs: Array<Record<string, unknown>>;
   /** An admin request with the test key. */
   admin: AdminClient;
@@ -51,16 +65,9 @@ export interface TestAppOptions {
 /** Builds the whole AppModule on a fresh database, configured exactly as main.ts does. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await freshDatabase());
-  const logs: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
   const env = { ...TEST_ENV, ...db.env, ...options.env };
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ env, logDestination: destination }), ...(options.imports ?? [])],
+    imports: [AppModule.forRoot({ env, logDestination: fileLogDestination }), ...(options.imports ?? [])],
   }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureHttp(app);
@@ -70,7 +77,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     http,
     db,
-    logs,
+    logs: fileLogs,
     admin: adminClient(http),
     get: (token) => app.get(token),
     close: async () => {

@@ -3,6 +3,7 @@ import { AuthModule } from '@app/auth';
 import { CommonModule, DatabaseModule, LoggingModule, SandboxConfigModule } from '@app/common';
 import { DirectoryModule } from '@app/directory';
 import { EidModule } from '@app/eid';
+import { MortgageModule } from '@app/mortgage';
 import { SandboxModule } from '@app/sandbox';
 import { SavingsModule } from '@app/savings';
 import { SigningModule } from '@app/signing';
@@ -33,6 +34,7 @@ export class AppModule {
         SandboxModule,
         AuthModule,
         SigningModule,
+        MortgageModule,
       ],
     };
   }

@@ -5,7 +5,7 @@ import { Psd2AuthorizationController } from './authorization/psd2-authorization.
 import { Psd2AuthorizationEntity } from './authorization/psd2-authorization.entity';
 import { Psd2AuthorizationRepository } from './authorization/psd2-authorization.repository';
 import { Psd2AuthorizationService } from './authorization/psd2-authorization.service';
-import { Psd2TokenAccessStrategy, Psd2TokenPassportStrategy } from './bearer/psd2-token.strategy';
+import { Psd2TokenAccessStrategy } from './bearer/psd2-token.strategy';
 import { Psd2CertificateStrategy } from './certificate/psd2-certificate.strategy';
 import { TokenController } from './tokens/token.controller';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './tokens/token.entities';
@@ -29,7 +29,6 @@ import { TokenService } from './tokens/token.service';
     Psd2AuthorizationService,
     TokenRepository,
     TokenService,
-    Psd2TokenPassportStrategy,
     Psd2TokenAccessStrategy,
   ],
 })

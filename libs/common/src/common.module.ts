@@ -1,16 +1,16 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuard } from './access/access.guard';
 import { AccessStrategyRegistry } from './access/access-strategy.registry';
-import { AdminAccessStrategy, AdminKeyPassportStrategy } from './access/admin-key.strategy';
+import { AdminAccessStrategy } from './access/admin-key.strategy';
 import { Clock } from './clock/clock';
 import { ClockRepository } from './clock/clock.repository';
 import { SandboxClock } from './clock/sandbox-clock';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
+import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
 import { ClockSyncMiddleware } from './http/clock-sync.middleware';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
@@ -25,7 +25,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
  */
 @Global()
 @Module({
-  imports: [ScheduleModule.forRoot(), PassportModule],
+  imports: [ScheduleModule.forRoot()],
   controllers: [HealthController],
   providers: [
     ClockRepository,
@@ -35,16 +35,16 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     JobLeaseRepository,
     JobRunner,
     AccessStrategyRegistry,
-    AdminKeyPassportStrategy,
     AdminAccessStrategy,
     DatabaseHealth,
+    OpenApiDocument,
     PersonalNumberReader,
     PersonalNumberPipe,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
   ],
-  exports: [Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [OpenApiDocument, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -19,11 +19,12 @@ export { Access, Public, AdminOnly, ACCESS_POLICY } from './access/access.decora
 export type { AccessPolicy } from './access/access.decorators';
 export type { AccessStrategy, RequestWithPrincipal } from './access/access-strategy';
 export { AccessStrategyRegistry } from './access/access-strategy.registry';
+export { BearerAuthenticator } from './access/bearer-token';
 export type { SandboxJob } from './jobs/sandbox-job';
 export { JobRegistry } from './jobs/job.registry';
 export { JobRunner } from './jobs/job-runner';
 export { ApiProblems, ProblemDto } from './openapi/api-problems.decorator';
-export { buildOpenApiDocument, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/openapi';
+export { buildOpenApiDocument, OpenApiDocument, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/openapi';
 export { parsePersonalNumber, PERSONAL_NUMBER_RULE } from './values/personal-number';
 export type { PersonalNumber } from './values/personal-number';
 export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';

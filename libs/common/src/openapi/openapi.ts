@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, Injectable } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
 
@@ -21,9 +21,25 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] });
 }
 
+/** The document built at start, for routes that serve parts of it (e.g. /mortgage/openapi.yaml). */
+@Injectable()
+export class OpenApiDocument {
+  private document: OpenAPIObject | null = null;
+
+  set(document: OpenAPIObject): void {
+    this.document = document;
+  }
+
+  get(): OpenAPIObject {
+    if (!this.document) throw new Error('The OpenAPI document is built by configureHttp before the app serves requests');
+    return this.document;
+  }
+}
+
 /** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1). */
 export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const document = buildOpenApiDocument(app);
+  app.get(OpenApiDocument).set(document);
   SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     yamlDocumentUrl: '/openapi.yaml',

@@ -1,13 +1,11 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
-import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { Access, AccessStrategyRegistry, type AccessStrategy, type RequestWithPrincipal, Unauthorized } from '@app/common';
+import type { Request } from 'express';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, type RequestWithPrincipal } from '@app/common';
 import type { Partner } from './partner';
 import { PartnerService } from './partner.service';
 
 export const PARTNER_STRATEGY = 'partner';
-const PASSPORT_NAME = 'sandbox-partner';
 
 /**
  * Turns a bearer value into the partner it stands for. The partner key is one; the enterprise
@@ -33,48 +31,28 @@ export class PartnerCredentials {
   }
 }
 
-/** passport-http-bearer reads `Authorization: Bearer …`; the partner key is looked up by its hash. */
-@Injectable()
-export class PartnerPassportStrategy extends PassportStrategy(BearerStrategy, PASSPORT_NAME) implements OnModuleInit {
-  constructor(
-    private readonly credentials: PartnerCredentials,
-    private readonly partners: PartnerService,
-  ) {
-    super();
-  }
-
-  onModuleInit(): void {
-    this.credentials.register((key) => this.partners.authenticate(key));
-  }
-
-  async validate(bearer: string): Promise<Partner | false> {
-    return (await this.credentials.resolve(bearer)) ?? false;
-  }
-}
-
-class PartnerGuard extends AuthGuard(PASSPORT_NAME) {
-  override handleRequest<T>(error: unknown, partner: T): T {
-    if (error) throw error;
-    if (!partner) throw new Unauthorized('The partner interfaces need Authorization: Bearer <partner api key or enterprise access token>.');
-    return partner;
-  }
-}
-
-/** The `@PartnerAuth()` policy (signing, mortgage, loan applications). */
+/** The `@PartnerAuth()` policy (signing, mortgage, loan applications): the partner key is looked up by its hash. */
 @Injectable()
 export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PARTNER_STRATEGY;
-  private readonly guard = new PartnerGuard();
+  private readonly bearer = new BearerAuthenticator<Partner>(
+    (value) => this.credentials.resolve(value),
+    'The partner interfaces need Authorization: Bearer <partner api key or enterprise access token>.',
+  );
 
-  constructor(private readonly registry: AccessStrategyRegistry) {}
+  constructor(
+    private readonly credentials: PartnerCredentials,
+    private readonly partners: PartnerService,
+    private readonly registry: AccessStrategyRegistry,
+  ) {}
 
   onModuleInit(): void {
+    this.credentials.register((key) => this.partners.authenticate(key));
     this.registry.register(this);
   }
 
-  async authenticate(context: ExecutionContext): Promise<Partner> {
-    await this.guard.canActivate(context);
-    return context.switchToHttp().getRequest().user as Partner;
+  authenticate(context: ExecutionContext): Promise<Partner> {
+    return this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
   }
 }
 

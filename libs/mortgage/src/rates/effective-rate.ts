@@ -57,3 +57,13 @@ export function effectiveRateOf(received: number, payments: number[]): number {
 
 /** Two decimals, as rates and öre are shown. */
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** What a borrower sees of a credit: the effective rate, the monthly payment with fees, the total; rounded to two decimals. */
+export function quoteCredit(terms: CreditTerms): { effectiveRatePercent: number; monthlyPayment: number; totalPayable: number } {
+  const monthly = annuity(terms) + (terms.monthlyFee ?? 0);
+  return {
+    effectiveRatePercent: round2(effectiveAnnualRate(terms)),
+    monthlyPayment: round2(monthly),
+    totalPayable: round2(monthly * terms.termMonths + (terms.setupFee ?? 0)),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { Unauthorized } from '../errors/domain-error';
+
+/**
+ * Reads `Authorization: Bearer <value>` with passport-http-bearer (RFC 6750: header, also the
+ * `access_token` body or query parameter) and resolves it with `verify`. The strategy is run on its
+ * own instance, as passport itself runs strategies, rather than through passport's process-wide
+ * registry: each app instance (tests run several in one process) keeps its own services.
+ */
+export class BearerAuthenticator<T> {
+  private readonly strategy: BearerStrategy<(value: string, done: (error: unknown, user?: T | false) => void) => void>;
+
+  constructor(
+    verify: (value: string) => Promise<T | null>,
+    private readonly missing: string,
+  ) {
+    this.strategy = new BearerStrategy((value: string, done: (error: unknown, user?: T | false) => void) => {
+      verify(value).then((user) => done(null, user ?? false), (error: unknown) => done(error));
+    });
+  }
+
+  /** The principal the bearer value stands for; 401 with `missing` when absent or unknown. */
+  authenticate(request: Request): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const attempt = Object.create(this.strategy) as typeof this.strategy & {
+        success(user: T): void;
+        fail(): void;
+        error(error: unknown): void;
+        pass(): void;
+        redirect(): void;
+      };
+      attempt.success = (user: T) => resolve(user);
+      attempt.fail = () => reject(new Unauthorized(this.missing));
+      attempt.pass = () => reject(new Unauthorized(this.missing));
+      attempt.redirect = () => reject(new Unauthorized(this.missing));
+      attempt.error = (error: unknown) => reject(error);
+      attempt.authenticate(request, {});
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ApiProblems, UuidPipe } from '@app/common';
+import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
+import {
+  CreateLoanApplicationDto,
+  LoanApplicationCreatedDto,
+  LoanApplicationStatusDto,
+  SupplementaryDocumentDto,
+  SupplementaryDocumentReceiptDto,
+} from './loan-application.dto';
+import { LoanApplicationService } from './loan-application.service';
+
+const APPLICATION = new UuidPipe('loan-application-id');
+const APPLICATION_PARAM = { name: 'loanApplicationId', format: 'uuid' };
+const NOT_NOW = { status: 409, code: 'INVALID_STATE' as const, description: 'The application is past the state this needs' };
+
+/** Loan applications 2.0 (bank §9 rule 6; contract §9), also under /partner (contract §1). */
+@ApiTags('Loan applications')
+@PartnerAuth()
+@ApiProblems(400, 401, 404)
+@Controller(['api/loan-application/2.0/mortgages', 'partner/api/loan-application/2.0/mortgages'])
+export class LoanApplicationController {
+  constructor(private readonly applications: LoanApplicationService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Apply for a mortgage loan (contract §9)',
+    description: 'The main applicant first; the applicants become signing participants. The main applicant\'s signature submits it (PROCESSING); a decision follows.',
+  })
+  @ApiCreatedResponse({ type: LoanApplicationCreatedDto })
+  create(@Body() dto: CreateLoanApplicationDto, @CurrentPartner() partner: Partner): Promise<LoanApplicationCreatedDto> {
+    return this.applications.create(partner, dto);
+  }
+
+  @Put('sign-bankid/:loanApplicationId/participant/:participantId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Sandbox only: simulate a participant\'s signature', description: 'As if the participant had signed with eid.' })
+  @ApiParam(APPLICATION_PARAM)
+  @ApiParam({ name: 'participantId', format: 'uuid' })
+  @ApiNoContentResponse()
+  @ApiProblems(NOT_NOW)
+  async signBankId(
+    @Param('loanApplicationId', APPLICATION) id: string,
+    @Param('participantId', new UuidPipe('participant-id')) participantId: string,
+    @CurrentPartner() partner: Partner,
+  ): Promise<void> {
+    await this.applications.signNow(partner, id, participantId);
+  }
+
+  @Get('status/:loanApplicationId')
+  @ApiOperation({ summary: 'Status of a loan application', description: 'With signing_process.participants[] (bank §2.5).' })
+  @ApiParam(APPLICATION_PARAM)
+  @ApiOkResponse({ type: LoanApplicationStatusDto })
+  status(@Param('loanApplicationId', APPLICATION) id: string, @CurrentPartner() partner: Partner): Promise<LoanApplicationStatusDto> {
+    return this.applications.status({ partnerId: partner.id }, id);
+  }
+
+  @Delete(':loanApplicationId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Withdraw a loan application', description: 'Until it is decided; afterwards it is gone (404).' })
+  @ApiParam(APPLICATION_PARAM)
+  @ApiNoContentResponse()
+  @ApiProblems(NOT_NOW)
+  async withdraw(@Param('loanApplicationId', APPLICATION) id: string, @CurrentPartner() partner: Partner): Promise<void> {
+    await this.applications.withdraw(partner, id);
+  }
+
+  @Put(':loanApplicationId/supplementary-documentation/:supplementId')
+  @ApiOperation({
+    summary: 'Send a supplementary document (201 new, 200 replaced)',
+    description: 'The supplement id is yours (a UUID): sending it again replaces the document. Until the application is decided.',
+  })
+  @ApiParam(APPLICATION_PARAM)
+  @ApiParam({ name: 'supplementId', format: 'uuid' })
+  @ApiCreatedResponse({ type: SupplementaryDocumentReceiptDto, description: 'Received' })
+  @ApiOkResponse({ type: SupplementaryDocumentReceiptDto, description: 'Replaced' })
+  @ApiProblems(NOT_NOW, 413)
+  async putSupplement(
+    @Param('loanApplicationId', APPLICATION) id: string,
+    @Param('supplementId', new UuidPipe('supplement-id')) supplementId: string,
+    @Body() dto: SupplementaryDocumentDto,
+    @CurrentPartner() partner: Partner,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SupplementaryDocumentReceiptDto> {
+    const { receipt, created } = await this.applications.putSupplement(partner, id, supplementId, dto);
+    response.status(created ? 201 : 200);
+    return receipt;
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '@app/common';
+import { LoanApplicationEntity } from './loan-application.entity';
+import { type LoanApplicationStatus, loanApplicationStatusesBefore } from './loan-application-status';
+
+const COLUMNS = `id, partner_id, applicants, loan_amount::text AS loan_amount, status, created_at, processing_at, decided_at, customer_service_reference`;
+
+interface LoanApplicationRow {
+  id: string;
+  partner_id: string;
+  applicants: LoanApplicationEntity['applicants'];
+  loan_amount: string;
+  status: LoanApplicationStatus;
+  created_at: Date;
+  processing_at: Date | null;
+  decided_at: Date | null;
+  customer_service_reference: string | null;
+}
+
+const toEntity = (row: LoanApplicationRow): LoanApplicationEntity =>
+  Object.assign(new LoanApplicationEntity(), {
+    id: row.id,
+    partnerId: row.partner_id,
+    applicants: row.applicants,
+    loanAmount: row.loan_amount,
+    status: row.status,
+    createdAt: row.created_at,
+    processingAt: row.processing_at,
+    decidedAt: row.decided_at,
+    customerServiceReference: row.customer_service_reference,
+  });
+
+export interface Supplement {
+  supplementId: string;
+  documentType: string;
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+  sha256: string;
+  receivedAt: Date;
+}
+
+@Injectable()
+export class LoanApplicationRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(application: LoanApplicationEntity, manager: EntityManager): Promise<void> {
+    await manager.insert(LoanApplicationEntity, application);
+  }
+
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<LoanApplicationEntity | null> {
+    const rows: LoanApplicationRow[] = await manager.query(`SELECT ${COLUMNS} FROM loan_application WHERE id = $1`, [id]);
+    return rows[0] ? toEntity(rows[0]) : null;
+  }
+
+  async lock(id: string, manager: EntityManager): Promise<LoanApplicationEntity | null> {
+    const rows: LoanApplicationRow[] = await manager.query(`SELECT ${COLUMNS} FROM loan_application WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ? toEntity(rows[0]) : null;
+  }
+
+  /** Conditional on the lifecycle table; false when another request or instance moved it first. */
+  async move(
+    id: string,
+    to: LoanApplicationStatus,
+    changes: { processingAt?: Date; decidedAt?: Date; customerServiceReference?: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows = returnedRows(
+      await manager.query(
+        `UPDATE loan_application
+            SET status = $2, processing_at = COALESCE($4, processing_at), decided_at = COALESCE($5, decided_at),
+                customer_service_reference = COALESCE($6, customer_service_reference)
+          WHERE id = $1 AND status = ANY($3::text[])
+          RETURNING id`,
+        [id, to, loanApplicationStatusesBefore(to), changes.processingAt ?? null, changes.decidedAt ?? null, changes.customerServiceReference ?? null],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  async listDueForDecision(before: Date): Promise<LoanApplicationEntity[]> {
+    const rows: LoanApplicationRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM loan_application WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
+      [before],
+    );
+    return rows.map(toEntity);
+  }
+
+  /** Creates or replaces a supplementary document; true when it was new. */
+  async putSupplement(applicationId: string, supplement: Supplement): Promise<boolean> {
+    const rows: Array<{ inserted: boolean }> = await this.dataSource.query(
+      `INSERT INTO loan_application_supplement (loan_application_id, supplement_id, document_type, file_name, content_type, content, size_bytes, sha256, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (loan_application_id, supplement_id) DO UPDATE
+          SET document_type = EXCLUDED.document_type, file_name = EXCLUDED.file_name, content_type = EXCLUDED.content_type,
+              content = EXCLUDED.content, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256, received_at = EXCLUDED.received_at
+       RETURNING (xmax = 0) AS inserted`,
+      [
+        applicationId,
+        supplement.supplementId,
+        supplement.documentType,
+        supplement.fileName,
+        supplement.contentType,
+        supplement.content,
+        supplement.content.length,
+        supplement.sha256,
+        supplement.receivedAt,
+      ],
+    );
+    return rows[0].inserted;
+  }
+}

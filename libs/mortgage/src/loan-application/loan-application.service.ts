@@ -1,0 +1,160 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, formatUtcSeconds, SandboxConfig } from '@app/common';
+import type { Partner } from '@app/directory';
+import { type ParticipantSigned, ParticipantsService, SigningCompletions } from '@app/signing';
+import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
+import { UnknownLoanApplication, WrongMortgageState } from '../mortgage.errors';
+import { decideCredit } from '../pre-approval/credit-decision';
+import { LoanApplicationEntity } from './loan-application.entity';
+import {
+  CreateLoanApplicationDto,
+  LoanApplicationCreatedDto,
+  LoanApplicationStatusDto,
+  SupplementaryDocumentDto,
+  SupplementaryDocumentReceiptDto,
+} from './loan-application.dto';
+import { LoanApplicationRepository } from './loan-application.repository';
+import { ACCEPTS_DOCUMENTS } from './loan-application-status';
+
+export const LOAN_APPLICATION_PROCESS = 'loan_application';
+
+/** Who may read a loan application: its partner, or (enterprise end-user token) one of its applicants. */
+export type LoanApplicationReader = { partnerId: string } | { personalNumber: string };
+
+/** Loan applications 2.0 (bank §3.3, §9 rule 6; contract §9). */
+@Injectable()
+export class LoanApplicationService implements OnModuleInit {
+  private readonly logger = new Logger(LoanApplicationService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly applications: LoanApplicationRepository,
+    private readonly applicants: Applicants,
+    private readonly participants: ParticipantsService,
+    private readonly completions: SigningCompletions,
+    private readonly config: SandboxConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.completions.onParticipantSigned(LOAN_APPLICATION_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+  }
+
+  /** Creates the application with its applicants as signing participants (contract §9). */
+  async create(partner: Partner, dto: CreateLoanApplicationDto): Promise<LoanApplicationCreatedDto> {
+    const applicants = await this.applicants.read(dto.applicants);
+    const application = Object.assign(new LoanApplicationEntity(), {
+      id: randomUUID(),
+      partnerId: partner.id,
+      applicants,
+      loanAmount: String(dto.loan_amount),
+      status: 'AWAITING_SIGNATURE',
+      createdAt: this.clock.now(),
+      processingAt: null,
+      decidedAt: null,
+      customerServiceReference: null,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await this.applications.insert(application, manager);
+      await this.participants.register(process(application), applicants.map((a) => a.personal_number), manager);
+    });
+    return { id: application.id, status: { type: application.status } };
+  }
+
+  async status(reader: LoanApplicationReader, id: string): Promise<LoanApplicationStatusDto> {
+    const application = await this.readable(reader, id);
+    const participants = await this.participants.list({ kind: LOAN_APPLICATION_PROCESS, id: application.id });
+    return {
+      id: application.id,
+      status: { type: application.status },
+      signing_process: { participants: toStatusParticipants(participants) },
+      ...(application.customerServiceReference ? { customer_service_reference: application.customerServiceReference } : {}),
+    };
+  }
+
+  /** Sandbox only: the participant signs now (no eid order), as PUT …/sign-bankid/… simulates. */
+  async signNow(partner: Partner, id: string, participantId: string): Promise<void> {
+    const application = await this.owned(partner, id);
+    if (application.status !== 'AWAITING_SIGNATURE') throw new WrongMortgageState('loan application', application.status, 'AWAITING_SIGNATURE');
+    await this.participants.signNow(participantId, process(application));
+  }
+
+  /** Withdraws the application (204); it is then gone (404). A decided one is 409. */
+  async withdraw(partner: Partner, id: string): Promise<void> {
+    const application = await this.owned(partner, id);
+    if (!(await this.applications.move(application.id, 'WITHDRAWN', {}))) {
+      throw new WrongMortgageState('loan application', application.status, 'not to be decided yet');
+    }
+  }
+
+  async putSupplement(partner: Partner, id: string, supplementId: string, dto: SupplementaryDocumentDto): Promise<{ receipt: SupplementaryDocumentReceiptDto; created: boolean }> {
+    const application = await this.owned(partner, id);
+    if (!ACCEPTS_DOCUMENTS.includes(application.status)) {
+      throw new WrongMortgageState('loan application', application.status, 'AWAITING_SIGNATURE or PROCESSING');
+    }
+    const content = Buffer.from(dto.content, 'base64');
+    const receivedAt = this.clock.now();
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const created = await this.applications.putSupplement(application.id, {
+      supplementId,
+      documentType: dto.document_type,
+      fileName: dto.file_name,
+      contentType: dto.content_type,
+      content,
+      sha256,
+      receivedAt,
+    });
+    return {
+      created,
+      receipt: {
+        supplement_id: supplementId,
+        document_type: dto.document_type,
+        file_name: dto.file_name,
+        content_type: dto.content_type,
+        size_bytes: content.length,
+        sha256,
+        received_at: formatUtcSeconds(receivedAt),
+      },
+    };
+  }
+
+  /** The decision job, with the pre-approval rule (contract §9) on loan_amount. */
+  async decideDue(): Promise<void> {
+    const now = this.clock.now();
+    for (const application of await this.applications.listDueForDecision(new Date(now.getTime() - this.config.preApprovalDecisionDelayS * 1000))) {
+      const decision = decideCredit({
+        debt: Number(application.loanAmount),
+        incomes: application.applicants.map((a) => a.yearly_income),
+        forced: await this.applicants.forcedDecisions(application.applicants),
+      });
+      if (await this.applications.move(application.id, decision, { decidedAt: now })) this.logger.log(`loan application ${application.id} ${decision}`);
+    }
+  }
+
+  /** The main applicant's signature submits the application (bank §3.3: only the main applicant signs). */
+  private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
+    const application = await this.applications.lock(event.process.id, manager);
+    if (!application || application.status !== 'AWAITING_SIGNATURE' || event.personalNumber !== application.applicants[0].personal_number) return;
+    await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') }, manager);
+  }
+
+  private async owned(partner: Partner, id: string): Promise<LoanApplicationEntity> {
+    return this.readable({ partnerId: partner.id }, id);
+  }
+
+  /** The application if this reader may see it; withdrawn ones are gone. Others' are 404 (not leaked). */
+  private async readable(reader: LoanApplicationReader, id: string): Promise<LoanApplicationEntity> {
+    const application = await this.applications.find(id);
+    const allowed =
+      application &&
+      application.status !== 'WITHDRAWN' &&
+      ('partnerId' in reader ? application.partnerId === reader.partnerId : application.applicants.some((a) => a.personal_number === reader.personalNumber));
+    if (!allowed) throw new UnknownLoanApplication(id);
+    return application;
+  }
+}
+
+const process = (application: LoanApplicationEntity) => ({ kind: LOAN_APPLICATION_PROCESS, id: application.id, partnerId: application.partnerId });

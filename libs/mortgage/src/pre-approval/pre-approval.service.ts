@@ -1,0 +1,142 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, formatUtcSeconds, SandboxConfig, ValidationFailed } from '@app/common';
+import type { Partner } from '@app/directory';
+import { type ParticipantSigned, ParticipantsService, SigningCompletions } from '@app/signing';
+import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
+import { UnknownPreApproval, WrongMortgageState } from '../mortgage.errors';
+import { decideCredit } from './credit-decision';
+import { generateOffer } from './offer';
+import { AcceptPreApprovalResponseDto, CreatePreApprovalDto, PreApprovalCreatedDto, PreApprovalStatusDto } from './pre-approval.dto';
+import { PreApprovalEntity } from './pre-approval.entity';
+import { PreApprovalRepository } from './pre-approval.repository';
+import { PRE_APPROVAL_VALIDITY_DAYS } from './pre-approval-status';
+
+export const PRE_APPROVAL_PROCESS = 'pre_approval';
+const DAY_MS = 86_400_000;
+
+/** Mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9). */
+@Injectable()
+export class PreApprovalService implements OnModuleInit {
+  private readonly logger = new Logger(PreApprovalService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly preApprovals: PreApprovalRepository,
+    private readonly applicants: Applicants,
+    private readonly participants: ParticipantsService,
+    private readonly completions: SigningCompletions,
+    private readonly config: SandboxConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.completions.onParticipantSigned(PRE_APPROVAL_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+  }
+
+  async create(partner: Partner, dto: CreatePreApprovalDto): Promise<PreApprovalCreatedDto> {
+    const applicants = await this.applicants.read(dto.applicants);
+    const now = this.clock.now();
+    const preApproval = Object.assign(new PreApprovalEntity(), {
+      id: randomUUID(),
+      partnerId: partner.id,
+      applicants,
+      loanAmount: String(dto.loan_amount),
+      unsecuredLoanAmount: dto.unsecured_loan_amount === undefined ? null : String(dto.unsecured_loan_amount),
+      offer: generateOffer(dto.loan_amount, dto.unsecured_loan_amount),
+      status: 'OFFER_GENERATED',
+      withUnsecuredLoan: null,
+      createdAt: now,
+      expiryDate: new Date(now.getTime() + PRE_APPROVAL_VALIDITY_DAYS * DAY_MS),
+      processingAt: null,
+      decidedAt: null,
+      customerServiceReference: null,
+    });
+    await this.preApprovals.insert(preApproval);
+    return { id: preApproval.id, status: { type: preApproval.status }, offer: preApproval.offer, expiry_date: formatUtcSeconds(preApproval.expiryDate) };
+  }
+
+  /** Accepts a variant: AWAITING_ACCEPTANCE, with the applicants registered as signing participants. */
+  async accept(partner: Partner, id: string, withUnsecuredLoan: boolean): Promise<AcceptPreApprovalResponseDto> {
+    return this.dataSource.transaction(async (manager) => {
+      const preApproval = await this.owned(partner, id, manager, true);
+      if (withUnsecuredLoan && !preApproval.offer.with_unsecured_loan) {
+        throw new ValidationFailed('with_unsecured_loan is true, but no unsecured loan was offered (create the pre-approval with unsecured_loan_amount)');
+      }
+      await this.expireIfDue(preApproval, manager);
+      if (preApproval.status !== 'OFFER_GENERATED') throw new WrongMortgageState('pre-approval', preApproval.status, 'OFFER_GENERATED (an offer is accepted once)');
+      const participants = await this.participants.register(
+        { kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id },
+        preApproval.applicants.map((a) => a.personal_number),
+        manager,
+      );
+      await this.preApprovals.move(preApproval.id, 'AWAITING_ACCEPTANCE', { withUnsecuredLoan }, manager);
+      return {
+        status: 'AWAITING_ACCEPTANCE',
+        signing_process: { participants: participants.map((p) => ({ personal_number: p.personalNumber, id: p.id })) },
+        expiry_date: formatUtcSeconds(preApproval.expiryDate),
+      };
+    });
+  }
+
+  async status(partner: Partner, id: string): Promise<PreApprovalStatusDto> {
+    const preApproval = await this.owned(partner, id);
+    await this.expireIfDue(preApproval);
+    const participants = preApproval.status === 'OFFER_GENERATED' ? [] : await this.participants.list({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id });
+    return {
+      signing_process: { participants: toStatusParticipants(participants) },
+      status: { type: preApproval.status },
+      ...(preApproval.customerServiceReference ? { customer_service_reference: preApproval.customerServiceReference } : {}),
+      expiry_date: formatUtcSeconds(preApproval.expiryDate),
+    };
+  }
+
+  /** The decision job: PROCESSING for PRE_APPROVAL_DECISION_DELAY_S of sandbox time → APPROVED or REJECTED, once. */
+  async decideDue(): Promise<void> {
+    const now = this.clock.now();
+    const due = await this.preApprovals.listDueForDecision(new Date(now.getTime() - this.config.preApprovalDecisionDelayS * 1000));
+    for (const preApproval of due) {
+      const unsecured = preApproval.withUnsecuredLoan ? Number(preApproval.unsecuredLoanAmount ?? 0) : 0;
+      const decision = decideCredit({
+        debt: Number(preApproval.loanAmount) + unsecured,
+        incomes: preApproval.applicants.map((a) => a.yearly_income),
+        forced: await this.applicants.forcedDecisions(preApproval.applicants),
+      });
+      // Conditional on PROCESSING: another instance that decided first makes this a no-op.
+      if (await this.preApprovals.move(preApproval.id, decision, { decidedAt: now })) this.logger.log(`pre-approval ${preApproval.id} ${decision}`);
+    }
+  }
+
+  /** The expiry job: everything past its expiry_date that has not reached PROCESSING. */
+  async expireDue(): Promise<void> {
+    await this.preApprovals.expireDue(this.clock.now());
+  }
+
+  /** The signing seam: SIGNING_ONGOING while some applicants have signed, PROCESSING once all have. */
+  private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
+    const preApproval = await this.preApprovals.lock(event.process.id, manager);
+    if (!preApproval || (preApproval.status !== 'AWAITING_ACCEPTANCE' && preApproval.status !== 'SIGNING_ONGOING')) return;
+    if (await this.expireIfDue(preApproval, manager)) return;
+    const participants = await this.participants.list({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id }, manager);
+    if (participants.every((p) => p.signedAt !== null)) {
+      await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('PA') }, manager);
+    } else {
+      await this.preApprovals.move(preApproval.id, 'SIGNING_ONGOING', {}, manager);
+    }
+  }
+
+  /** Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees it). */
+  private async expireIfDue(preApproval: PreApprovalEntity, manager?: EntityManager): Promise<boolean> {
+    if (this.clock.now() < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}, manager))) return false;
+    preApproval.status = 'EXPIRED';
+    return true;
+  }
+
+  private async owned(partner: Partner, id: string, manager?: EntityManager, lock = false): Promise<PreApprovalEntity> {
+    const preApproval = await this.preApprovals.findOwned(id, partner.id, manager, lock);
+    if (!preApproval) throw new UnknownPreApproval(id);
+    return preApproval;
+  }
+}

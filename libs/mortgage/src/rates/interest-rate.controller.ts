@@ -1,0 +1,89 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { ApiProblems } from '@app/common';
+import { PartnerAuth } from '@app/directory';
+import { quoteCredit } from './effective-rate';
+
+/** GET /api/interest-rates/2.0/effective-interest-rate (bank §9 rule 7): the query. */
+export class EffectiveRateQueryDto {
+  @ApiProperty({ example: 3.45, description: 'Nominal annual rate, percent' })
+  @Type(() => Number)
+  @IsNumber({ maxDecimalPlaces: 4 }, { message: 'nominal_interest_rate must be a number of percent' })
+  @Min(0)
+  @Max(100)
+  nominal_interest_rate: number;
+
+  @ApiProperty({ example: 2000000, description: 'Credit, whole SEK' })
+  @Type(() => Number)
+  @IsInt({ message: 'loan_amount must be a whole number of SEK' })
+  @Min(1)
+  @Max(1_000_000_000)
+  loan_amount: number;
+
+  @ApiProperty({ example: 600, description: 'Term in months (annuity, monthly payments)' })
+  @Type(() => Number)
+  @IsInt({ message: 'term_months must be a whole number of months' })
+  @Min(1)
+  @Max(1200)
+  term_months: number;
+
+  @ApiPropertyOptional({ example: 0, description: 'Paid up front, SEK' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ maxDecimalPlaces: 2 }, { message: 'setup_fee must be an amount of SEK' })
+  @Min(0)
+  setup_fee?: number;
+
+  @ApiPropertyOptional({ example: 0, description: 'Added to every monthly payment, SEK' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ maxDecimalPlaces: 2 }, { message: 'monthly_fee must be an amount of SEK' })
+  @Min(0)
+  monthly_fee?: number;
+}
+
+export class EffectiveRateDto {
+  @ApiProperty({ example: 3.45 })
+  nominal_interest_rate: number;
+
+  @ApiProperty({ example: 3.51, description: 'Percent, two decimals' })
+  effective_interest_rate: number;
+
+  @ApiProperty({ example: 7000.37, description: 'SEK per month, fees included' })
+  monthly_payment: number;
+
+  @ApiProperty({ example: 4200220.58, description: 'SEK over the whole term, fees included' })
+  total_amount_payable: number;
+}
+
+@ApiTags('Interest rates')
+@PartnerAuth()
+@ApiProblems(400, 401)
+@Controller(['api/interest-rates/2.0', 'partner/api/interest-rates/2.0'])
+export class InterestRateController {
+  @Get('effective-interest-rate')
+  @ApiOperation({
+    summary: 'The effective annual interest rate of a credit (bank §9 rule 7)',
+    description:
+      'Swedish consumer-credit convention: the annual rate i at which loan_amount − setup_fee equals the present value of every ' +
+      'monthly payment (annuity at the nominal rate + monthly_fee), each discounted by (1 + i)^(months / 12).',
+  })
+  @ApiOkResponse({ type: EffectiveRateDto })
+  effectiveRate(@Query() query: EffectiveRateQueryDto): EffectiveRateDto {
+    const quote = quoteCredit({
+      amount: query.loan_amount,
+      nominalRatePercent: query.nominal_interest_rate,
+      termMonths: query.term_months,
+      setupFee: query.setup_fee ?? 0,
+      monthlyFee: query.monthly_fee ?? 0,
+    });
+    return {
+      nominal_interest_rate: query.nominal_interest_rate,
+      effective_interest_rate: quote.effectiveRatePercent,
+      monthly_payment: quote.monthlyPayment,
+      total_amount_payable: quote.totalPayable,
+    };
+  }
+}
