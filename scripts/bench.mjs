@@ -60,6 +60,16 @@ for (let i = 0; i < 2; i++) {
   await call('POST', `/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } });
 }
 const { access_token } = await call('POST', '/psd2/auth/1.0/token', { headers: psd2, form: { grant_type: 'non_authenticated_token', user_id: tokenUser } });
+// A partner signing left PENDING (a NO_RESPONSE user on a frozen clock) for collect polling.
+const partner = await call('POST', '/admin/partners', { headers: admin, json: { name: 'Bench Partner' } });
+const partnerHeaders = { authorization: `Bearer ${partner.api_key}` };
+const preApproval = await call('POST', '/mortgage/2.0/pre-approval', {
+  headers: partnerHeaders,
+  json: { applicants: [{ personal_number: pollUser, yearly_income: 800000 }], loan_amount: 2000000 },
+});
+const accepted = await call('POST', `/mortgage/2.0/pre-approval/${preApproval.id}/acceptance`, { headers: partnerHeaders, json: { with_unsecured_loan: false } });
+const participantId = accepted.signing_process.participants[0].id;
+await call('POST', '/signing/1.0/start', { headers: partnerHeaders, json: { participant_id: participantId } });
 const { pending_code } = await call('POST', '/psd2/auth/3.0/authenticate', {
   headers: { ...psd2, 'x-sandbox-user': pollUser },
   json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS,PIS' },
@@ -76,6 +86,11 @@ console.log(`${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DAT
 const bare = { path: '/health', method: 'GET' };
 for (const [title, request, target] of [
   ['GET /v2/accounts (bearer token, two accounts)', { path: '/v2/accounts', method: 'GET', headers: { ...psd2, authorization: `Bearer ${access_token}` } }, null],
+  [
+    'POST /signing/1.0/collect (PENDING signing)',
+    { path: '/signing/1.0/collect', method: 'POST', headers: { ...partnerHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ participant_id: participantId }) },
+    null,
+  ],
   ['POST /psd2/auth/3.0/status (PENDING order)', { path: '/psd2/auth/3.0/status', method: 'POST', headers: { ...psd2, 'content-type': 'application/json' }, body: JSON.stringify({ pending_code }) }, 0.5],
   [
     'POST /psd2/auth/1.0/token (non-authenticated)',

@@ -21,7 +21,7 @@ export class PartnerRepository {
 
   /** One indexed lookup by the key's hash. */
   async findByKeyHash(apiKeyHash: string, manager: EntityManager = this.partners.manager): Promise<Partner | null> {
-    const entity = await manager.findOneBy(PartnerEntity, { apiKeyHash });
-    return entity ? { id: entity.id, name: entity.name } : null;
+    const rows: Partner[] = await manager.query('SELECT id, name FROM partner WHERE api_key_hash = $1', [apiKeyHash]);
+    return rows[0] ?? null;
   }
 }

@@ -8,6 +8,12 @@ import { PartnerRepository } from './partner.repository';
 /** Partners and their api keys (contract §8): keys are stored as SHA-256 only. */
 @Injectable()
 export class PartnerService {
+  /**
+   * Partners by key hash. A key never moves to another partner and partners are not removed, so every
+   * instance may remember what it has looked up: partner calls then cost no query for the caller.
+   */
+  private readonly known = new Map<string, Partner>();
+
   constructor(private readonly partners: PartnerRepository) {}
 
   /** A new partner with the given key (a partner's CI may want a known value) or a random one. */
@@ -30,7 +36,15 @@ export class PartnerService {
   }
 
   /** The partner a presented key belongs to (looked up by its hash), or null. */
-  authenticate(apiKey: string): Promise<Partner | null> {
-    return this.partners.findByKeyHash(hashSecret(apiKey));
+  async authenticate(apiKey: string): Promise<Partner | null> {
+    const hash = hashSecret(apiKey);
+    const cached = this.known.get(hash);
+    if (cached) return cached;
+    const partner = await this.partners.findByKeyHash(hash);
+    if (partner) {
+      if (this.known.size >= 10_000) this.known.clear();
+      this.known.set(hash, partner);
+    }
+    return partner;
   }
 }
