@@ -7,6 +7,7 @@ import { AuthCreatePsd2Tables1763800002000 } from './1763800002000-AuthCreatePsd
 import { SavingsCreateTransfers1763800003000 } from './1763800003000-SavingsCreateTransfers';
 import { SigningCreateParticipants1763800004000 } from './1763800004000-SigningCreateParticipants';
 import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './1763800005000-MortgageCreatePreApprovalsAndLoanApplications';
+import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   SavingsCreateTransfers1763800003000,
   SigningCreateParticipants1763800004000,
   MortgageCreatePreApprovalsAndLoanApplications1763800005000,
+  EnterpriseCreateTokens1763800006000,
 ];

@@ -3,6 +3,7 @@ import { AuthModule } from '@app/auth';
 import { CommonModule, DatabaseModule, LoggingModule, SandboxConfigModule } from '@app/common';
 import { DirectoryModule } from '@app/directory';
 import { EidModule } from '@app/eid';
+import { EnterpriseModule } from '@app/enterprise';
 import { MortgageModule } from '@app/mortgage';
 import { SandboxModule } from '@app/sandbox';
 import { SavingsModule } from '@app/savings';
@@ -35,6 +36,7 @@ export class AppModule {
         AuthModule,
         SigningModule,
         MortgageModule,
+        EnterpriseModule,
       ],
     };
   }

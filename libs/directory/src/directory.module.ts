@@ -4,7 +4,7 @@ import { EidUserDirectory } from '@app/eid';
 import { PartnerEntity } from './partners/partner.entity';
 import { PartnerRepository } from './partners/partner.repository';
 import { PartnerService } from './partners/partner.service';
-import { PartnerAccessStrategy, PartnerCredentials } from './partners/partner-access.strategy';
+import { EndUserCredentials, PartnerAccessStrategy, PartnerCredentials } from './partners/partner-access.strategy';
 import { TppEntity } from './tpps/tpp.entity';
 import { TppRegistry } from './tpps/tpp-registry.service';
 import { TppRepository } from './tpps/tpp.repository';
@@ -27,10 +27,11 @@ import { EidUsersAdapter } from './users/eid-users.adapter';
     PartnerRepository,
     PartnerService,
     PartnerCredentials,
+    EndUserCredentials,
     PartnerAccessStrategy,
     TppRepository,
     TppRegistry,
   ],
-  exports: [UserService, EidUserDirectory, PartnerService, PartnerCredentials, TppRegistry],
+  exports: [UserService, EidUserDirectory, PartnerService, PartnerCredentials, EndUserCredentials, TppRegistry],
 })
 export class DirectoryModule {}

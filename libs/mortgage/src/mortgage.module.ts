@@ -7,6 +7,7 @@ import { LoanApplicationEntity } from './loan-application/loan-application.entit
 import { LoanApplicationJobs } from './loan-application/loan-application.jobs';
 import { LoanApplicationRepository } from './loan-application/loan-application.repository';
 import { LoanApplicationService } from './loan-application/loan-application.service';
+import { LoanReaderAccessStrategy } from './loan-application/loan-reader.strategy';
 import { MortgageOpenApiController } from './openapi/mortgage-openapi.controller';
 import { PreApprovalController } from './pre-approval/pre-approval.controller';
 import { PreApprovalEntity } from './pre-approval/pre-approval.entity';
@@ -19,7 +20,7 @@ import { InterestRateController } from './rates/interest-rate.controller';
 @Module({
   imports: [SigningModule, TypeOrmModule.forFeature([PreApprovalEntity, LoanApplicationEntity])],
   controllers: [PreApprovalController, LoanApplicationController, InterestRateController, MortgageOpenApiController],
-  providers: [Applicants, PreApprovalRepository, PreApprovalService, PreApprovalJobs, LoanApplicationRepository, LoanApplicationService, LoanApplicationJobs],
+  providers: [Applicants, PreApprovalRepository, PreApprovalService, PreApprovalJobs, LoanApplicationRepository, LoanApplicationService, LoanApplicationJobs, LoanReaderAccessStrategy],
   exports: [LoanApplicationService],
 })
 export class MortgageModule {}

@@ -16,7 +16,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' }, 'admin')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A PSD2 access token from POST /psd2/auth/1.0/token' }, 'psd2-token')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A partner api key (POST /admin/partners)' }, 'partner')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A partner api key (POST /admin/partners), or its client-credentials token' }, 'partner')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An enterprise end-user token (grant_type=pending_authorization_code)' }, 'enterprise-end-user')
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] });
 }

@@ -31,13 +31,42 @@ export class PartnerCredentials {
   }
 }
 
-/** The `@PartnerAuth()` policy (signing, mortgage, loan applications): the partner key is looked up by its hash. */
+/** A person authenticated to a partner's service by an enterprise end-user token (bank §4.6). */
+export interface EndUser {
+  personalNumber: string;
+  scopes: string[];
+  partnerId: string;
+}
+
+/** Resolves enterprise end-user tokens; the enterprise lib registers its resolver. */
+@Injectable()
+export class EndUserCredentials {
+  private resolver: ((bearer: string) => Promise<EndUser | null>) | null = null;
+
+  register(resolver: (bearer: string) => Promise<EndUser | null>): void {
+    this.resolver = resolver;
+  }
+
+  resolve(bearer: string): Promise<EndUser | null> {
+    return this.resolver ? this.resolver(bearer) : Promise.resolve(null);
+  }
+}
+
+/**
+ * The `@PartnerAuth()` policy (signing, mortgage, loan applications): the partner key, looked up by
+ * its hash, or an enterprise client-credentials token; `@PartnerAuth({ keyOnly: true })` takes the key
+ * alone (the enterprise interface itself, bank §4.6).
+ */
 @Injectable()
 export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PARTNER_STRATEGY;
   private readonly bearer = new BearerAuthenticator<Partner>(
     (value) => this.credentials.resolve(value),
     'The partner interfaces need Authorization: Bearer <partner api key or enterprise access token>.',
+  );
+  private readonly keyOnly = new BearerAuthenticator<Partner>(
+    (value) => this.partners.authenticate(value),
+    'This call needs Authorization: Bearer <partner api key>.',
   );
 
   constructor(
@@ -51,13 +80,14 @@ export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  authenticate(context: ExecutionContext): Promise<Partner> {
-    return this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
+  authenticate(context: ExecutionContext, options?: { keyOnly?: boolean }): Promise<Partner> {
+    return (options?.keyOnly ? this.keyOnly : this.bearer).authenticate(context.switchToHttp().getRequest<Request>());
   }
 }
 
-/** A partner route: `Authorization: Bearer <partner key>` (contract §3); 401 otherwise. */
-export const PartnerAuth = () => applyDecorators(Access({ strategy: PARTNER_STRATEGY }), ApiBearerAuth('partner'));
+/** A partner route: `Authorization: Bearer <partner key or client-credentials token>` (contract §3); 401 otherwise. */
+export const PartnerAuth = (options: { keyOnly?: boolean } = {}) =>
+  applyDecorators(Access({ strategy: PARTNER_STRATEGY, options }), ApiBearerAuth('partner'));
 
 export const CurrentPartner = createParamDecorator(
   (_: unknown, context: ExecutionContext): Partner => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as Partner,

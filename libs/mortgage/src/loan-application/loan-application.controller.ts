@@ -10,7 +10,8 @@ import {
   SupplementaryDocumentDto,
   SupplementaryDocumentReceiptDto,
 } from './loan-application.dto';
-import { LoanApplicationService } from './loan-application.service';
+import { type LoanApplicationReader, LoanApplicationService } from './loan-application.service';
+import { CurrentLoanReader, LoanReader } from './loan-reader.strategy';
 
 const APPLICATION = new UuidPipe('loan-application-id');
 const APPLICATION_PARAM = { name: 'loanApplicationId', format: 'uuid' };
@@ -51,11 +52,16 @@ export class LoanApplicationController {
   }
 
   @Get('status/:loanApplicationId')
-  @ApiOperation({ summary: 'Status of a loan application', description: 'With signing_process.participants[] (bank §2.5).' })
+  @LoanReader()
+  @ApiOperation({
+    summary: 'Status of a loan application',
+    description: 'With signing_process.participants[] (bank §2.5). Readable by its partner, and by an applicant\'s enterprise end-user token with loan.read (bank §4.6).',
+  })
   @ApiParam(APPLICATION_PARAM)
   @ApiOkResponse({ type: LoanApplicationStatusDto })
-  status(@Param('loanApplicationId', APPLICATION) id: string, @CurrentPartner() partner: Partner): Promise<LoanApplicationStatusDto> {
-    return this.applications.status({ partnerId: partner.id }, id);
+  @ApiProblems({ status: 403, code: 'SCOPE_NOT_GRANTED', description: 'An end-user token without loan.read' })
+  status(@Param('loanApplicationId', APPLICATION) id: string, @CurrentLoanReader() reader: LoanApplicationReader): Promise<LoanApplicationStatusDto> {
+    return this.applications.status(reader, id);
   }
 
   @Delete(':loanApplicationId')

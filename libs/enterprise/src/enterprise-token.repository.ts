@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { returnedRows } from '@app/common';
+
+export type EnterpriseTokenKind = 'client_credentials' | 'end_user';
+
+export interface EnterpriseToken {
+  kind: EnterpriseTokenKind;
+  partnerId: string;
+  personalNumber: string | null;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+export interface EnterpriseAuthorization {
+  pendingCode: string;
+  partnerId: string;
+  personalNumber: string;
+  scopes: string[];
+  createdAt: Date;
+  exchangedAt: Date | null;
+}
+
+/** Enterprise tokens (SHA-256 only) and pending authorizations (bank §4.6). */
+@Injectable()
+export class EnterpriseTokenRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insertToken(tokenHash: string, token: EnterpriseToken, issuedAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO enterprise_token (token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt],
+    );
+  }
+
+  /** One indexed read per call made with an enterprise token. */
+  async findToken(tokenHash: string): Promise<EnterpriseToken | null> {
+    const rows: Array<{ kind: EnterpriseTokenKind; partner_id: string; personal_number: string | null; scopes: string[]; expires_at: Date }> =
+      await this.dataSource.query('SELECT kind, partner_id, personal_number, scopes, expires_at FROM enterprise_token WHERE token_hash = $1', [tokenHash]);
+    const row = rows[0];
+    return row ? { kind: row.kind, partnerId: row.partner_id, personalNumber: row.personal_number, scopes: row.scopes, expiresAt: row.expires_at } : null;
+  }
+
+  async insertAuthorization(authorization: EnterpriseAuthorization & { clientId: string; autostartToken: string }): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO enterprise_authorization (pending_code, partner_id, client_id, personal_number, scopes, autostart_token, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [authorization.pendingCode, authorization.partnerId, authorization.clientId, authorization.personalNumber, authorization.scopes, authorization.autostartToken, authorization.createdAt],
+    );
+  }
+
+  async findAuthorization(pendingCode: string, partnerId: string): Promise<EnterpriseAuthorization | null> {
+    const rows: Array<{ pending_code: string; partner_id: string; personal_number: string; scopes: string[]; created_at: Date; exchanged_at: Date | null }> =
+      await this.dataSource.query(
+        'SELECT pending_code, partner_id, personal_number, scopes, created_at, exchanged_at FROM enterprise_authorization WHERE pending_code = $1 AND partner_id = $2',
+        [pendingCode, partnerId],
+      );
+    const row = rows[0];
+    return row
+      ? { pendingCode: row.pending_code, partnerId: row.partner_id, personalNumber: row.personal_number, scopes: row.scopes, createdAt: row.created_at, exchangedAt: row.exchanged_at }
+      : null;
+  }
+
+  /** Single use, atomically: false when it was exchanged already. */
+  async claimExchange(pendingCode: string, now: Date): Promise<boolean> {
+    return (
+      returnedRows(
+        await this.dataSource.query(
+          `UPDATE enterprise_authorization SET exchanged_at = $2 WHERE pending_code = $1 AND exchanged_at IS NULL RETURNING pending_code`,
+          [pendingCode, now],
+        ),
+      ).length === 1
+    );
+  }
+}

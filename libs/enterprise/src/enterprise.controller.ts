@@ -1,0 +1,54 @@
+import { Controller, Get, Header, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOAuthErrors, FormBody, OAuthErrorFilter } from '@app/auth';
+import { ApiProblems } from '@app/common';
+import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
+import { AuthorizeQueryDto, AuthorizeResponseDto, EnterpriseTokenFormDto, EnterpriseTokenResponseDto } from './enterprise.dto';
+import { EnterpriseService } from './enterprise.service';
+
+/** The token endpoint of the enterprise interface: RFC 6749 errors (contract §2). */
+@ApiTags('Enterprise authentication')
+@PartnerAuth({ keyOnly: true })
+@UseFilters(OAuthErrorFilter)
+@Controller('api/auth/1.0/token')
+export class EnterpriseTokenController {
+  constructor(private readonly enterprise: EnterpriseService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({
+    summary: 'Issue an enterprise access token (bank §2.4, §4.6)',
+    description:
+      'Authenticated by the partner key as bearer. grant_type=client_credentials: a 300 s token accepted on the partner routes ' +
+      'in place of the key (auth_method client_credentials). grant_type=pending_authorization_code&pending_code=…: a 300 s ' +
+      'end-user token (auth_method authorize), single use, that reads that user\'s loan applications.',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: EnterpriseTokenFormDto })
+  @ApiOkResponse({ type: EnterpriseTokenResponseDto })
+  @ApiOAuthErrors()
+  @ApiProblems(413)
+  issueToken(@FormBody() form: Record<string, unknown>, @CurrentPartner() partner: Partner): Promise<EnterpriseTokenResponseDto> {
+    return this.enterprise.issue(form, partner);
+  }
+}
+
+@ApiTags('Enterprise authentication')
+@PartnerAuth({ keyOnly: true })
+@Controller('api/auth/1.0/authorize')
+export class EnterpriseAuthorizeController {
+  constructor(private readonly enterprise: EnterpriseService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Authorize an end user (bank §4.6)',
+    description: 'Any client_id and any personal number with a correct check digit; the eid is not invoked in the sandbox, so the authorization counts as successful.',
+  })
+  @ApiOkResponse({ type: AuthorizeResponseDto })
+  @ApiProblems(400, 401)
+  authorize(@Query() query: AuthorizeQueryDto, @CurrentPartner() partner: Partner): Promise<AuthorizeResponseDto> {
+    return this.enterprise.authorize(query, partner);
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader } from '@app/common';
+import { invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
+import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
+import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
+import { EnterpriseTokenRepository } from './enterprise-token.repository';
+
+/** Bank §4.6, §5.5, §8: enterprise access tokens live 300 s. */
+export const ENTERPRISE_TOKEN_LIFETIME_S = 300;
+/** Contract §2: a successful authorization must be exchanged within 5 minutes. */
+export const PENDING_CODE_WINDOW_S = 300;
+
+/**
+ * The enterprise authentication interface (bank §4.6; contract §2, §3): client-credentials tokens
+ * that stand for the partner on its routes, and end-user tokens that read that user's loans.
+ */
+@Injectable()
+export class EnterpriseService implements OnModuleInit {
+  constructor(
+    private readonly tokens: EnterpriseTokenRepository,
+    private readonly partnerCredentials: PartnerCredentials,
+    private readonly endUserCredentials: EndUserCredentials,
+    private readonly users: UserService,
+    private readonly personalNumbers: PersonalNumberReader,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.partnerCredentials.register(async (bearer) => {
+      const token = await this.valid(bearer);
+      return token?.kind === 'client_credentials' ? ({ id: token.partnerId, name: 'client credentials' } satisfies Partner) : null;
+    });
+    this.endUserCredentials.register(async (bearer) => {
+      const token = await this.valid(bearer);
+      return token?.kind === 'end_user' && token.personalNumber ? { personalNumber: token.personalNumber, scopes: token.scopes, partnerId: token.partnerId } : null;
+    });
+  }
+
+  /** `form` is the form-urlencoded body; unknown parameters are ignored (RFC 6749 §3.2). */
+  async issue(form: Record<string, unknown>, partner: Partner): Promise<EnterpriseTokenResponseDto> {
+    const grantType = parameter(form, 'grant_type');
+    if (grantType === 'client_credentials') {
+      return this.token({ kind: 'client_credentials', partnerId: partner.id, personalNumber: null, scopes: [] }, 'client_credentials');
+    }
+    if (grantType === 'pending_authorization_code') return this.exchange(parameter(form, 'pending_code'), partner);
+    throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use client_credentials or pending_authorization_code`);
+  }
+
+  /** In the sandbox the eid is not invoked: the authorization counts as successful at once (bank §4.6). */
+  async authorize(query: AuthorizeQueryDto, partner: Partner): Promise<AuthorizeResponseDto> {
+    const personalNumber = this.personalNumbers.read(query.user_id, 'user_id');
+    const scopes = ENTERPRISE_SCOPES.filter((scope) => query.scope.split(',').map((s) => s.trim()).includes(scope));
+    const pendingCode = randomUUID();
+    const autostartToken = randomUUID();
+    await this.tokens.insertAuthorization({
+      pendingCode,
+      partnerId: partner.id,
+      clientId: query.client_id,
+      personalNumber,
+      scopes,
+      autostartToken,
+      createdAt: this.clock.now(),
+      exchangedAt: null,
+    });
+    return { pending_authorization_code: pendingCode, autostart_token: autostartToken };
+  }
+
+  private async exchange(pendingCode: string, partner: Partner): Promise<EnterpriseTokenResponseDto> {
+    if (!isUuid(pendingCode)) throw invalidRequest('pending_code must be the pending_authorization_code that authorize answered');
+    const authorization = await this.tokens.findAuthorization(pendingCode.toLowerCase(), partner.id);
+    if (!authorization) throw invalidGrant('Unknown pending_code (or another partner\'s).');
+    if (authorization.exchangedAt) throw invalidGrant('The pending_code has already been exchanged.');
+    const now = this.clock.now();
+    if (now.getTime() - authorization.createdAt.getTime() >= PENDING_CODE_WINDOW_S * 1000) {
+      throw new OAuthError('expired_token', 'The pending_code was not exchanged within 5 minutes.');
+    }
+    // Any well-formed personal number is accepted (bank §4.6); a sandbox user without KYC gets none (contract §2).
+    const user = await this.users.find(authorization.personalNumber as PersonalNumber);
+    if (user && !user.kycCompleted) throw kycRequired();
+    if (!(await this.tokens.claimExchange(authorization.pendingCode, now))) throw invalidGrant('The pending_code has already been exchanged.');
+    return this.token({ kind: 'end_user', partnerId: partner.id, personalNumber: authorization.personalNumber, scopes: authorization.scopes }, 'authorize');
+  }
+
+  private async token(
+    grant: { kind: 'client_credentials' | 'end_user'; partnerId: string; personalNumber: string | null; scopes: string[] },
+    authMethod: 'client_credentials' | 'authorize',
+  ): Promise<EnterpriseTokenResponseDto> {
+    const value = newSecret();
+    const now = this.clock.now();
+    await this.tokens.insertToken(hashSecret(value), { ...grant, expiresAt: new Date(now.getTime() + ENTERPRISE_TOKEN_LIFETIME_S * 1000) }, now);
+    return {
+      access_token: value,
+      expires_in: ENTERPRISE_TOKEN_LIFETIME_S,
+      token_type: 'bearer',
+      auth_method: authMethod,
+      ...(grant.kind === 'end_user' ? { scope: grant.scopes.join(' ') } : {}),
+    };
+  }
+
+  private async valid(bearer: string) {
+    const token = await this.tokens.findToken(hashSecret(bearer));
+    return token && token.expiresAt > this.clock.now() ? token : null;
+  }
+}
+
+function parameter(form: Record<string, unknown>, name: string): string {
+  const value = form[name];
+  if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`The form parameter ${name} is required.`);
+  return value.trim();
+}

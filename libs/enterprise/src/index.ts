@@ -1,0 +1,1 @@
+export { EnterpriseModule } from './enterprise.module';

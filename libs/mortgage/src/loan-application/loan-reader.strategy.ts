@@ -1,0 +1,51 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, DomainError, type RequestWithPrincipal } from '@app/common';
+import { EndUserCredentials, PartnerCredentials } from '@app/directory';
+import type { LoanApplicationReader } from './loan-application.service';
+
+export const LOAN_READER_STRATEGY = 'loan-reader';
+/** Bank §4.6: an end-user token reads only that user's loans. */
+export const LOAN_READ_SCOPE = 'loan.read';
+
+/**
+ * Who may read a loan application's status: the partner (key or client-credentials token), or the
+ * applicant through an enterprise end-user token with loan.read (contract §3).
+ */
+@Injectable()
+export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
+  readonly name = LOAN_READER_STRATEGY;
+  private readonly bearer = new BearerAuthenticator<LoanApplicationReader | { missingScope: true }>(
+    async (value) => {
+      const partner = await this.partners.resolve(value);
+      if (partner) return { partnerId: partner.id };
+      const endUser = await this.endUsers.resolve(value);
+      if (!endUser) return null;
+      return endUser.scopes.includes(LOAN_READ_SCOPE) ? { personalNumber: endUser.personalNumber } : { missingScope: true };
+    },
+    'Needs Authorization: Bearer <partner api key, client-credentials token, or end-user token>.',
+  );
+
+  constructor(
+    private readonly partners: PartnerCredentials,
+    private readonly endUsers: EndUserCredentials,
+    private readonly registry: AccessStrategyRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async authenticate(context: ExecutionContext): Promise<LoanApplicationReader> {
+    const reader = await this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
+    if ('missingScope' in reader) throw new DomainError('SCOPE_NOT_GRANTED', `The end-user token was not granted ${LOAN_READ_SCOPE}.`);
+    return reader;
+  }
+}
+
+export const LoanReader = () => applyDecorators(Access({ strategy: LOAN_READER_STRATEGY }), ApiBearerAuth('partner'), ApiBearerAuth('enterprise-end-user'));
+
+export const CurrentLoanReader = createParamDecorator(
+  (_: unknown, context: ExecutionContext): LoanApplicationReader => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as LoanApplicationReader,
+);
