@@ -8,6 +8,7 @@ import { SavingsCreateTransfers1763800003000 } from './1763800003000-SavingsCrea
 import { SigningCreateParticipants1763800004000 } from './1763800004000-SigningCreateParticipants';
 import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './1763800005000-MortgageCreatePreApprovalsAndLoanApplications';
 import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
+import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './1763800007000-SandboxCreateMaintenanceWindowEvents';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SigningCreateParticipants1763800004000,
   MortgageCreatePreApprovalsAndLoanApplications1763800005000,
   EnterpriseCreateTokens1763800006000,
+  SandboxCreateMaintenanceWindowEvents1763800007000,
 ];

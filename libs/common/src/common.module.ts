@@ -13,6 +13,7 @@ import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
 import { ClockSyncMiddleware } from './http/clock-sync.middleware';
+import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
 import { JobRunner } from './jobs/job-runner';
@@ -38,13 +39,14 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     AdminAccessStrategy,
     DatabaseHealth,
     OpenApiDocument,
+    RequestGates,
     PersonalNumberReader,
     PersonalNumberPipe,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
   ],
-  exports: [OpenApiDocument, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

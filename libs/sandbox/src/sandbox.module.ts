@@ -5,6 +5,10 @@ import { TestCertificateController } from './certificates/test-certificate.contr
 import { TestCertificateService } from './certificates/test-certificate.service';
 import { AdminClockController } from './clock/admin-clock.controller';
 import { AdminClockService } from './clock/admin-clock.service';
+import { DowntimeBookkeeping } from './downtime/downtime-bookkeeping';
+import { DowntimeGate } from './downtime/downtime.gate';
+import { MaintenanceWindowsController } from './downtime/maintenance-windows.controller';
+import { RetiredVersionGate } from './retired/retired-version.gate';
 import { AdminJobsController } from './jobs/admin-jobs.controller';
 import { AdminPartnersController } from './partners/admin-partners.controller';
 import { AdminSeedController } from './seed/admin-seed.controller';
@@ -14,7 +18,10 @@ import { AdminTppsController } from './tpps/admin-tpps.controller';
 import { AdminUsersController } from './users/admin-users.controller';
 import { AdminUsersService } from './users/admin-users.service';
 
-/** Every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services. */
+/**
+ * Every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services;
+ * the planned-downtime calendar and the retired-version table, as request gates.
+ */
 @Module({
   imports: [DirectoryModule, SavingsModule],
   controllers: [
@@ -25,8 +32,9 @@ import { AdminUsersService } from './users/admin-users.service';
     AdminJobsController,
     AdminSeedController,
     TestCertificateController,
+    MaintenanceWindowsController,
   ],
-  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService],
+  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate],
   exports: [SeedService],
 })
 export class SandboxModule {}

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, problemBody, toProblem } from '@app/common';
+import { DomainError, problemBody, requestPath, toProblem } from '@app/common';
 import { OAuthError, type OAuthErrorCode } from './oauth-error';
 
 /** How the token endpoints name the shared kernel's failures (contract §2 table). */
@@ -26,7 +26,7 @@ export class OAuthErrorFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     if (exception instanceof DomainError && PROBLEM_CODES.has(exception.code)) {
       const problem = toProblem(exception);
-      response.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problemBody(problem, request.path)));
+      response.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problemBody(problem, requestPath(request))));
       return;
     }
     const { status, error, description } = this.describe(exception);

@@ -66,6 +66,11 @@ function httpExceptionMessage(exception: HttpException): string {
   return Array.isArray(message) ? message.join('; ') : String(message);
 }
 
+/** The path as the client sent it (an alias of a retired path is rewritten to its successor on the way). */
+export function requestPath(request: Request): string {
+  return (request.originalUrl ?? request.url).split('?')[0];
+}
+
 export function problemBody(problem: Problem, instance: string): ProblemBody {
   return {
     type: 'about:blank',
@@ -90,13 +95,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const problem = toProblem(exception);
     if (problem.status >= 500 && !(exception instanceof DomainError)) {
-      this.logger.error({ err: exception, path: request.path }, 'unhandled error');
+      this.logger.error({ err: exception, path: requestPath(request) }, 'unhandled error');
     }
     if (response.headersSent) return;
     response
       .status(problem.status)
       .set(problem.headers)
       .type('application/problem+json')
-      .send(JSON.stringify(problemBody(problem, request.path)));
+      .send(JSON.stringify(problemBody(problem, requestPath(request))));
   }
 }

@@ -1,0 +1,40 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Request } from 'express';
+import { DomainError, type RequestGate, RequestGates, SandboxClock, SandboxConfig } from '@app/common';
+import { activeWindow, formatWindow } from './downtime-calendar';
+
+/** Contract §7: these stay up during planned downtime; every bank route goes down. */
+const ALWAYS_UP = /^\/(health|openapi\.json|openapi\.yaml|docs|admin|sandbox)(\/|$)/;
+
+export class PlannedDowntime extends DomainError {
+  constructor(end: string, retryAfterSeconds: number) {
+    super('PLANNED_DOWNTIME', `Planned downtime until ${end} (bank §8).`, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/**
+ * Inside a window of the calendar (sandbox clock), every bank route answers 503 PLANNED_DOWNTIME with
+ * Retry-After in whole seconds to the window's end, before any other check (contract §1, §7).
+ */
+@Injectable()
+export class DowntimeGate implements RequestGate, OnModuleInit {
+  readonly order = 10;
+
+  constructor(
+    private readonly gates: RequestGates,
+    private readonly clock: SandboxClock,
+    private readonly config: SandboxConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.config.downtimeCalendar) this.gates.register(this);
+  }
+
+  async pass(request: Request): Promise<void> {
+    if (ALWAYS_UP.test(request.path)) return;
+    await this.clock.sync();
+    const now = this.clock.now();
+    const window = activeWindow(now);
+    if (window) throw new PlannedDowntime(formatWindow(window).end, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
+  }
+}

@@ -1,0 +1,42 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Clock, Public, SandboxConfig } from '@app/common';
+import { activeWindow, DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
+
+export class MaintenanceWindowDto {
+  @ApiProperty({ example: '2026-11-22T04:00:00+01:00' })
+  start: string;
+
+  @ApiProperty({ example: '2026-11-22T07:45:00+01:00' })
+  end: string;
+}
+
+/** Contract §7. */
+export class MaintenanceWindowsDto {
+  @ApiPropertyOptional({ type: MaintenanceWindowDto, nullable: true, description: 'The window in force now (sandbox clock), or null' })
+  active: MaintenanceWindowDto | null;
+
+  @ApiProperty({ type: [MaintenanceWindowDto], description: 'Every window of bank §8' })
+  windows: MaintenanceWindowDto[];
+}
+
+@ApiTags('Sandbox')
+@Controller('sandbox/maintenance-windows')
+export class MaintenanceWindowsController {
+  constructor(
+    private readonly clock: Clock,
+    private readonly config: SandboxConfig,
+  ) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({
+    summary: 'The planned downtime windows (bank §8)',
+    description: 'Europe/Stockholm wall-clock times with their offsets; `active` follows the sandbox clock (null with DOWNTIME_CALENDAR=off).',
+  })
+  @ApiOkResponse({ type: MaintenanceWindowsDto })
+  list(): MaintenanceWindowsDto {
+    const active = this.config.downtimeCalendar ? activeWindow(this.clock.now()) : null;
+    return { active: active ? formatWindow(active) : null, windows: DOWNTIME_WINDOWS.map(formatWindow) };
+  }
+}
