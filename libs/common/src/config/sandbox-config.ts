@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import Personnummer from 'personnummer';
+import { isValidTwelveDigits } from '../values/personal-number';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -96,7 +96,7 @@ export function validateEnvironment(raw: Record<string, unknown>): SandboxEnviro
   const problems = validateSync(env, { stopAtFirstError: true }).map(
     (e) => `${Object.values(e.constraints ?? {}).join(', ')} (got ${JSON.stringify(mask(e.property, raw[e.property]))})`,
   );
-  if (!problems.some((p) => p.startsWith('DEFAULT_SANDBOX_USER')) && !Personnummer.valid(env.DEFAULT_SANDBOX_USER)) {
+  if (!problems.some((p) => p.startsWith('DEFAULT_SANDBOX_USER')) && !isValidTwelveDigits(env.DEFAULT_SANDBOX_USER)) {
     problems.push(`DEFAULT_SANDBOX_USER must be a valid personal number (got ${JSON.stringify(env.DEFAULT_SANDBOX_USER)})`);
   }
   if (problems.length > 0) throw new InvalidConfiguration(problems);
