@@ -236,6 +236,21 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expect(Object.keys(doc.paths).some((p) => p.startsWith('/admin') || p.startsWith('/psd2') || p.startsWith('/v2'))).toBe(false);
       expect(doc.components.schemas).toHaveProperty('PreApprovalStatusDto');
     });
+
+    it('holds exactly the operations tagged mortgage or signing in /openapi.json, with those two tags (issue 9, contract §1)', async () => {
+      type Paths = Record<string, Record<string, { tags?: string[] }>>;
+      const part = load((await t.http.get('/mortgage/openapi.yaml').expect(200)).text) as { tags: Array<{ name: string }>; paths: Paths };
+      const whole = (await t.http.get('/openapi.json').expect(200)).body as { paths: Paths };
+      const operations = (paths: Paths) =>
+        Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ route: `${method} ${path}`, tags: op.tags })));
+      const expected = operations(whole.paths).filter((op) => op.tags?.some((tag) => ['mortgage', 'signing'].includes(tag)));
+      expect(expected.length).toBeGreaterThan(20);
+      expect(operations(part.paths)).toEqual(expected);
+      expect(part.tags.map((tag) => tag.name)).toEqual(['signing', 'mortgage']);
+      for (const route of ['/api/loan-application/2.0/mortgages', '/partner/api/interest-rates/2.0/effective-interest-rate', '/partner/signing/1.0/start']) {
+        expect(part.paths).toHaveProperty([route]);
+      }
+    });
   });
 });
 

@@ -25,7 +25,23 @@ export { BearerAuthenticator } from './access/bearer-token';
 export type { SandboxJob } from './jobs/sandbox-job';
 export { JobRegistry } from './jobs/job.registry';
 export { JobRunner } from './jobs/job-runner';
-export { ApiProblems, ProblemDto } from './openapi/api-problems.decorator';
+export { ADMIN_PROBLEMS, ApiProblems, ProblemDto } from './openapi/api-problems.decorator';
+export type { ProblemExample } from './openapi/api-problems.decorator';
+export { API_TAG, API_TAGS } from './openapi/api-tags';
+export type { ApiTagName } from './openapi/api-tags';
+export { ApiInterface } from './openapi/api-interface.decorator';
+export {
+  PERSONAL_NUMBER,
+  PERSONAL_NUMBER_INPUT,
+  IP_ADDRESS,
+  CALENDAR_DATE,
+  INSTANT,
+  UUID,
+  ACCOUNT_NUMBER,
+  CURRENCY,
+  MONEY,
+  WHOLE_SEK,
+} from './openapi/api-formats';
 export { buildOpenApiDocument, OpenApiDocument, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/openapi';
 export { parsePersonalNumber, PERSONAL_NUMBER_RULE } from './values/personal-number';
 export type { PersonalNumber } from './values/personal-number';

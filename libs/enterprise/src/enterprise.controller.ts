@@ -1,13 +1,13 @@
 import { Controller, Get, Header, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiOAuthErrors, FormBody, OAuthErrorFilter } from '@app/auth';
-import { ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, EnterpriseTokenFormDto, EnterpriseTokenResponseDto } from './enterprise.dto';
 import { EnterpriseService } from './enterprise.service';
 
 /** The token endpoint of the enterprise interface: RFC 6749 errors (contract §2). */
-@ApiTags('Enterprise authentication')
+@ApiInterface(API_TAG.enterprise)
 @PartnerAuth({ keyOnly: true })
 @UseFilters(OAuthErrorFilter)
 @Controller('api/auth/1.0/token')
@@ -35,7 +35,7 @@ export class EnterpriseTokenController {
   }
 }
 
-@ApiTags('Enterprise authentication')
+@ApiInterface(API_TAG.enterprise)
 @PartnerAuth({ keyOnly: true })
 @Controller('api/auth/1.0/authorize')
 export class EnterpriseAuthorizeController {
@@ -47,7 +47,10 @@ export class EnterpriseAuthorizeController {
     description: 'Any client_id and any personal number with a correct check digit; the eid is not invoked in the sandbox, so the authorization counts as successful.',
   })
   @ApiOkResponse({ type: AuthorizeResponseDto })
-  @ApiProblems(400, 401)
+  @ApiProblems(
+    { status: 400, description: 'A missing or malformed query parameter, e.g. user_id failing the check digit (VALIDATION_FAILED names it)' },
+    { status: 401, description: 'No Authorization: Bearer <partner api key>, or an unknown one' },
+  )
   authorize(@Query() query: AuthorizeQueryDto, @CurrentPartner() partner: Partner): Promise<AuthorizeResponseDto> {
     return this.enterprise.authorize(query, partner);
   }

@@ -1,27 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PERSONAL_NUMBER_INPUT } from '@app/common';
 import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 export const ENTERPRISE_SCOPES = ['account.read', 'account.write', 'loan.read'] as const;
 
 /** GET /api/auth/1.0/authorize (bank §4.6). */
 export class AuthorizeQueryDto {
-  @ApiProperty({ example: 'my-app', description: 'Any client id is accepted in the sandbox' })
+  @ApiProperty({ example: 'my-app', minLength: 1, maxLength: 200, description: 'Any client id is accepted in the sandbox' })
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   client_id: string;
 
-  @ApiProperty({ enum: ['pending_code'] })
+  @ApiProperty({ enum: ['pending_code'], description: 'Always pending_code (bank §4.6)' })
   @IsIn(['pending_code'], { message: 'response_type must be pending_code' })
   response_type: string;
 
-  @ApiProperty({ example: 'loan.read', description: `Comma-separated from ${ENTERPRISE_SCOPES.join(', ')}` })
+  @ApiProperty({
+    example: 'loan.read',
+    pattern: '^\\s*(account\\.read|account\\.write|loan\\.read)\\s*(,\\s*(account\\.read|account\\.write|loan\\.read)\\s*)*$',
+    description: `Comma-separated from ${ENTERPRISE_SCOPES.join(', ')}`,
+  })
   @Matches(/^\s*(account\.read|account\.write|loan\.read)\s*(,\s*(account\.read|account\.write|loan\.read)\s*)*$/, {
     message: `scope must be a comma-separated list of ${ENTERPRISE_SCOPES.join(', ')}`,
   })
   scope: string;
 
-  @ApiProperty({ example: '191212121212', description: 'Any personal number with a correct format and check digit' })
+  @ApiProperty({ ...PERSONAL_NUMBER_INPUT, description: 'Any Swedish personal number with a correct format, date and check digit' })
   @IsString()
   user_id: string;
 }
@@ -36,10 +41,10 @@ export class AuthorizeResponseDto {
 
 /** Bank §2.4 with auth_method (enterprise). */
 export class EnterpriseTokenResponseDto {
-  @ApiProperty()
+  @ApiProperty({ description: 'Opaque bearer value' })
   access_token: string;
 
-  @ApiProperty({ example: 300 })
+  @ApiProperty({ example: 300, description: 'Seconds (bank §4.6)' })
   expires_in: number;
 
   @ApiProperty({ enum: ['bearer'] })

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IP_ADDRESS } from '@app/common';
 import { IsIn, IsIP, IsString, IsUUID, Matches } from 'class-validator';
 import { START_MODES, type StartMode } from './psd2-authorization.entity';
 
 /** Bank §2.1. */
 export class StartAuthenticationDto {
-  @ApiProperty({ example: '192.0.2.10', description: 'IP address of the PSU, IPv4 or IPv6' })
+  @ApiProperty({ ...IP_ADDRESS, description: 'IP address of the PSU, IPv4 or IPv6' })
   @IsIP(undefined, { message: 'end_user_ip must be an IPv4 or IPv6 address' })
   end_user_ip: string;
 
@@ -12,7 +13,11 @@ export class StartAuthenticationDto {
   @IsIn(START_MODES, { message: `start_mode must be ${START_MODES.join(' or ')}` })
   start_mode: StartMode;
 
-  @ApiProperty({ example: 'AIS,PIS', description: 'Comma-separated from AIS, PIS; each needs its role in the certificate' })
+  @ApiProperty({
+    example: 'AIS,PIS',
+    pattern: '^\\s*(AIS|PIS)\\s*(,\\s*(AIS|PIS)\\s*)*$',
+    description: 'Comma-separated from AIS, PIS; each needs its role in the certificate',
+  })
   @IsString()
   @Matches(/^\s*(AIS|PIS)\s*(,\s*(AIS|PIS)\s*)*$/, { message: 'scopes must be a comma-separated list of AIS, PIS' })
   scopes: string;
@@ -24,6 +29,7 @@ export class StartAuthenticationResponseDto {
   pending_code: string;
 
   @ApiPropertyOptional({
+    format: 'uuid',
     description: 'Only in AUTO_START mode: launch eid://autostarttoken=<auto_start_token>&redirect=null',
   })
   auto_start_token?: string;
@@ -47,6 +53,7 @@ export class AuthenticationStatusDto {
   hint_code?: string;
 
   @ApiPropertyOptional({
+    example: 'eid.6c1e9f0a-2b7d-4c3e-8f5a-1d2b3c4d5e6f.12.4f2a9c…',
     description: 'Only in QR_CODE mode while PENDING: the dynamic QR value eid.<token>.<t>.<code>, new every second',
   })
   qr_code?: string;

@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '@app/common';
+import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address.decorator';
@@ -15,19 +15,23 @@ import { Psd2AuthorizationService } from './psd2-authorization.service';
 const SANDBOX_USER_HEADER = {
   name: 'X-Sandbox-User',
   required: false,
-  description: 'Personal number of the PSU who authenticates; default DEFAULT_SANDBOX_USER (contract §4)',
+  description: 'Personal number of the PSU who authenticates; default DEFAULT_SANDBOX_USER (contract §4). An unknown user is 400.',
+  schema: { type: 'string' as const, pattern: PERSONAL_NUMBER_INPUT.pattern, example: PERSONAL_NUMBER_INPUT.example },
 };
 const START_PROBLEMS = [
-  400,
-  401,
   { status: 403, code: 'ROLE_NOT_IN_CERTIFICATE' as const, description: 'A scope whose role the certificate lacks (bank §1, §7.4)' },
 ];
 const START_DESCRIPTION =
   'Starts an eid authentication of the PSU. The pending_code serves status, cancel and the token exchange. ' +
   'AUTO_START: launch eid://autostarttoken=<auto_start_token>&redirect=null. QR_CODE: show qr_code from status, polling at most once a second.';
 
-@ApiTags('PSD2 authentication')
+@ApiInterface(API_TAG.psd2Auth)
 @Psd2Certificate()
+@ApiProblems(
+  { status: 400, description: 'A missing or malformed field, PSU-IP-Address or header (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'X-PSD2-CLIENT-TEST-CERT missing or not a certificate' },
+  413,
+)
 @Controller('psd2/auth/3.0')
 export class Psd2AuthorizationController {
   constructor(private readonly service: Psd2AuthorizationService) {}
@@ -42,7 +46,7 @@ export class Psd2AuthorizationController {
     @Body() dto: StartAuthenticationDto,
     @CurrentPsd2Client() client: Psd2Client,
     @PsuIpAddress() psuIpAddress: string,
-    @Headers('x-sandbox-user') sandboxUser?: string,
+    @Headers('X-Sandbox-User') sandboxUser?: string,
   ): Promise<StartAuthenticationResponseDto> {
     return this.service.start('authenticate', dto, { client, psuIpAddress, sandboxUser });
   }
@@ -60,7 +64,7 @@ export class Psd2AuthorizationController {
     @Body() dto: StartAuthenticationDto,
     @CurrentPsd2Client() client: Psd2Client,
     @PsuIpAddress() psuIpAddress: string,
-    @Headers('x-sandbox-user') sandboxUser?: string,
+    @Headers('X-Sandbox-User') sandboxUser?: string,
   ): Promise<StartAuthenticationResponseDto> {
     return this.service.start('authorize', dto, { client, psuIpAddress, sandboxUser });
   }
@@ -72,7 +76,10 @@ export class Psd2AuthorizationController {
     description: 'eid_auth_status PENDING, COMPLETE or FAILED with the eid hint code; qr_code in QR_CODE mode while PENDING. A finished authentication answers its final state.',
   })
   @ApiOkResponse({ type: AuthenticationStatusDto })
-  @ApiProblems(400, 401, 404, { status: 429, code: 'POLLING_TOO_FAST', description: 'QR_CODE mode: less than a second since the last status call (Retry-After: 1)' })
+  @ApiProblems(
+    { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
+    { status: 429, code: 'POLLING_TOO_FAST', description: 'QR_CODE mode: less than a second since the last status call (Retry-After: 1)' },
+  )
   status(
     @Body() dto: PendingCodeDto,
     @CurrentPsd2Client() client: Psd2Client,
@@ -85,7 +92,10 @@ export class Psd2AuthorizationController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Cancel an authentication (bank §3.1, §7.4)', description: 'Status then answers FAILED with hint CANCELLED.' })
   @ApiNoContentResponse()
-  @ApiProblems(400, 401, 404, { status: 409, code: 'INVALID_STATE', description: 'The authentication is COMPLETE or FAILED' })
+  @ApiProblems(
+    { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
+    { status: 409, code: 'INVALID_STATE', description: 'The authentication is COMPLETE or FAILED (bank §7.4 rule 2)' },
+  )
   async cancel(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client, @PsuIpAddress() _psuIpAddress: string): Promise<void> {
     await this.service.cancel(dto.pending_code, client);
   }

@@ -1,6 +1,6 @@
 import { Controller, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '@app/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address.decorator';
@@ -10,7 +10,7 @@ import { OAuthErrorFilter } from './oauth-error.filter';
 import { TokenRequestFormDto, TokenResponseDto } from './token.dto';
 import { TokenService } from './token.service';
 
-@ApiTags('PSD2 authentication')
+@ApiInterface(API_TAG.psd2Auth)
 @Psd2Certificate()
 @UseFilters(OAuthErrorFilter)
 @Controller('psd2/auth/1.0/token')

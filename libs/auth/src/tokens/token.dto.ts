@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PERSONAL_NUMBER_INPUT } from '@app/common';
 
 /** Bank §2.4 plus scope and, for authorize with AIS, the refresh token (contract §5). */
 export class TokenResponseDto {
@@ -17,7 +18,7 @@ export class TokenResponseDto {
   @ApiPropertyOptional({ description: 'Authorize flow with AIS only: valid 180 days, 4 uses a day' })
   refresh_token?: string;
 
-  @ApiPropertyOptional({ example: 15552000 })
+  @ApiPropertyOptional({ example: 15552000, description: 'Seconds the refresh token stays valid (180 days)' })
   refresh_token_expires_in?: number;
 }
 
@@ -32,7 +33,7 @@ export class TokenRequestFormDto {
   @ApiPropertyOptional({ description: 'grant_type=refresh_token' })
   refresh_token?: string;
 
-  @ApiPropertyOptional({ example: '191212121212', description: 'grant_type=non_authenticated_token: the personal number of the account owner' })
+  @ApiPropertyOptional({ ...PERSONAL_NUMBER_INPUT, description: 'grant_type=non_authenticated_token: the personal number of the account owner (bank §4.1)' })
   user_id?: string;
 }
 

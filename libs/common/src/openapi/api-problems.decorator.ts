@@ -79,3 +79,9 @@ export function ApiProblems(...problems: Array<number | ProblemExample>) {
     }),
   );
 }
+
+/** 401 and 403 of every admin route (contract §3). */
+export const ADMIN_PROBLEMS: readonly ProblemExample[] = [
+  { status: 401, description: 'No Authorization: Bearer <ADMIN_API_KEY>, or a wrong key' },
+  { status: 403, description: 'The admin API is closed: the service was started without ADMIN_API_KEY' },
+];

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, Public, UuidPipe } from '@app/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems, Public, UuidPipe } from '@app/common';
 import { EidSimulatorService } from './eid-simulator.service';
 import { FailOrderDto, HintOrderDto, ListOperationsQueryDto, OpenedOrderDto, OpenOrderDto, OperationsDto } from './simulator.dto';
 
@@ -12,7 +12,7 @@ const NOT_OPEN = { status: 409, code: 'INVALID_STATE' as const, description: 'Th
  * The eid simulator API (contract §4): what the identity app would do. No key: holding the token is
  * the right to act.
  */
-@ApiTags('Sandbox eid simulator')
+@ApiInterface(API_TAG.sandbox)
 @Public()
 @Controller('sandbox/eid')
 export class EidSimulatorController {
@@ -27,7 +27,7 @@ export class EidSimulatorController {
       'For an authentication, personal_number chooses who authenticates; for a signing it must be the subject (else 403).',
   })
   @ApiOkResponse({ type: OpenedOrderDto })
-  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN)
+  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413)
   async openOrder(@Body() dto: OpenOrderDto): Promise<OpenedOrderDto> {
     const order = await this.simulator.openByToken(dto.token, dto.personal_number);
     return { operation_id: order.id, kind: order.kind, status: order.status };
@@ -66,7 +66,7 @@ export class EidSimulatorController {
   @ApiOperation({ summary: 'Fail the order with a FAILED hint code of bank §3.2' })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN)
+  @ApiProblems(400, 404, NOT_OPEN, 413)
   async failOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: FailOrderDto): Promise<void> {
     await this.simulator.fail(id, dto.hint_code);
   }
@@ -79,7 +79,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN)
+  @ApiProblems(400, 404, NOT_OPEN, 413)
   async hintOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: HintOrderDto): Promise<void> {
     await this.simulator.hint(id, dto.hint_code);
   }

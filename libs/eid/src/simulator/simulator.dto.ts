@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INSTANT, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { FAILED_HINT_CODES, type FailedHintCode, PENDING_HINT_CODES, type PendingHintCode } from '../eid-catalogue';
 import { EID_ORDER_KINDS, EID_ORDER_STATUSES, type EidOrderKind, type EidOrderStatus } from '../orders/eid-order-status';
@@ -11,7 +12,7 @@ export class OpenOrderDto {
   token: string;
 
   @ApiPropertyOptional({
-    example: '191212121212',
+    ...PERSONAL_NUMBER_INPUT,
     description: 'Authentication: the user who authenticates (default: the user named at start). Signing: must be the order\'s subject.',
   })
   @IsOptional()
@@ -43,7 +44,7 @@ export class HintOrderDto {
 }
 
 export class ListOperationsQueryDto {
-  @ApiProperty({ example: '191212121212' })
+  @ApiProperty({ ...PERSONAL_NUMBER_INPUT, description: 'The person whose open phone orders to list' })
   @IsString()
   personal_number: string;
 }
@@ -61,7 +62,7 @@ export class OperationDto {
   @ApiPropertyOptional({ description: 'Omitted while a phone order is INITIATED' })
   hint_code?: string;
 
-  @ApiProperty({ example: '2026-11-24T09:00:00.000Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-24T09:00:00.000Z', description: 'UTC' })
   started_at: string;
 }
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiProblems, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import {
   CreateLoanApplicationDto,
@@ -14,13 +14,21 @@ import { type LoanApplicationReader, LoanApplicationService } from './loan-appli
 import { CurrentLoanReader, LoanReader } from './loan-reader.strategy';
 
 const APPLICATION = new UuidPipe('loan-application-id');
-const APPLICATION_PARAM = { name: 'loanApplicationId', format: 'uuid' };
+const APPLICATION_PARAM = {
+  name: 'loanApplicationId',
+  format: 'uuid',
+  description: 'The loan-application-id segment: the id from POST /api/loan-application/2.0/mortgages',
+};
 const NOT_NOW = { status: 409, code: 'INVALID_STATE' as const, description: 'The application is past the state this needs' };
+const NO_APPLICATION = { status: 404, description: 'No loan application with this id that the caller may see' };
 
 /** Loan applications 2.0 (bank §9 rule 6; contract §9), also under /partner (contract §1). */
-@ApiTags('Loan applications')
+@ApiInterface(API_TAG.mortgage)
 @PartnerAuth()
-@ApiProblems(400, 401, 404)
+@ApiProblems(
+  { status: 400, description: 'A missing or malformed field or path segment, or an applicant who is not a sandbox user (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+)
 @Controller(['api/loan-application/2.0/mortgages', 'partner/api/loan-application/2.0/mortgages'])
 export class LoanApplicationController {
   constructor(private readonly applications: LoanApplicationService) {}
@@ -32,6 +40,7 @@ export class LoanApplicationController {
     description: 'The main applicant first; the applicants become signing participants. The main applicant\'s signature submits it (PROCESSING); a decision follows.',
   })
   @ApiCreatedResponse({ type: LoanApplicationCreatedDto })
+  @ApiProblems(413)
   create(@Body() dto: CreateLoanApplicationDto, @CurrentPartner() partner: Partner): Promise<LoanApplicationCreatedDto> {
     return this.applications.create(partner, dto);
   }
@@ -40,9 +49,9 @@ export class LoanApplicationController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Sandbox only: simulate a participant\'s signature', description: 'As if the participant had signed with eid.' })
   @ApiParam(APPLICATION_PARAM)
-  @ApiParam({ name: 'participantId', format: 'uuid' })
+  @ApiParam({ name: 'participantId', format: 'uuid', description: 'The participant-id segment: signing_process.participants[n].id' })
   @ApiNoContentResponse()
-  @ApiProblems(NOT_NOW)
+  @ApiProblems({ status: 404, description: 'No such loan application of this partner, or no such participant of it' }, NOT_NOW)
   async signBankId(
     @Param('loanApplicationId', APPLICATION) id: string,
     @Param('participantId', new UuidPipe('participant-id')) participantId: string,
@@ -59,7 +68,7 @@ export class LoanApplicationController {
   })
   @ApiParam(APPLICATION_PARAM)
   @ApiOkResponse({ type: LoanApplicationStatusDto })
-  @ApiProblems({ status: 403, code: 'SCOPE_NOT_GRANTED', description: 'An end-user token without loan.read' })
+  @ApiProblems({ status: 403, code: 'SCOPE_NOT_GRANTED', description: 'An end-user token without loan.read' }, NO_APPLICATION)
   status(@Param('loanApplicationId', APPLICATION) id: string, @CurrentLoanReader() reader: LoanApplicationReader): Promise<LoanApplicationStatusDto> {
     return this.applications.status(reader, id);
   }
@@ -69,7 +78,7 @@ export class LoanApplicationController {
   @ApiOperation({ summary: 'Withdraw a loan application', description: 'Until it is decided; afterwards it is gone (404).' })
   @ApiParam(APPLICATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(NOT_NOW)
+  @ApiProblems(NO_APPLICATION, NOT_NOW)
   async withdraw(@Param('loanApplicationId', APPLICATION) id: string, @CurrentPartner() partner: Partner): Promise<void> {
     await this.applications.withdraw(partner, id);
   }
@@ -80,10 +89,10 @@ export class LoanApplicationController {
     description: 'The supplement id is yours (a UUID): sending it again replaces the document. Until the application is decided.',
   })
   @ApiParam(APPLICATION_PARAM)
-  @ApiParam({ name: 'supplementId', format: 'uuid' })
+  @ApiParam({ name: 'supplementId', format: 'uuid', description: 'The supplement-id segment: a UUID of your choosing; sending it again replaces the document' })
   @ApiCreatedResponse({ type: SupplementaryDocumentReceiptDto, description: 'Received' })
   @ApiOkResponse({ type: SupplementaryDocumentReceiptDto, description: 'Replaced' })
-  @ApiProblems(NOT_NOW, 413)
+  @ApiProblems(NO_APPLICATION, NOT_NOW, 413)
   async putSupplement(
     @Param('loanApplicationId', APPLICATION) id: string,
     @Param('supplementId', new UuidPipe('supplement-id')) supplementId: string,

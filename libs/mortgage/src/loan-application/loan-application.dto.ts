@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INSTANT, UUID, WHOLE_SEK } from '@app/common';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ApplicantDto, SigningProcessDto } from '../pre-approval/pre-approval.dto';
@@ -14,7 +15,7 @@ export class CreateLoanApplicationDto {
   @Type(() => ApplicantDto)
   applicants: ApplicantDto[];
 
-  @ApiProperty({ example: 2500000, description: 'Whole SEK' })
+  @ApiProperty({ ...WHOLE_SEK, minimum: 1, maximum: 1_000_000_000, example: 2500000 })
   @IsInt({ message: 'loan_amount must be a whole number of SEK' })
   @Min(1)
   @Max(1_000_000_000)
@@ -27,7 +28,7 @@ export class LoanApplicationStatusTypeDto {
 }
 
 export class LoanApplicationCreatedDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty(UUID)
   id: string;
 
   @ApiProperty({ type: LoanApplicationStatusTypeDto })
@@ -35,7 +36,7 @@ export class LoanApplicationCreatedDto {
 }
 
 export class LoanApplicationStatusDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty(UUID)
   id: string;
 
   @ApiProperty({ type: LoanApplicationStatusTypeDto })
@@ -54,7 +55,7 @@ export class SupplementaryDocumentDto {
   @IsIn(DOCUMENT_TYPES, { message: `document_type must be one of ${DOCUMENT_TYPES.join(', ')}` })
   document_type: (typeof DOCUMENT_TYPES)[number];
 
-  @ApiProperty({ example: 'anstallningsbevis.pdf', maxLength: 255 })
+  @ApiProperty({ example: 'anstallningsbevis.pdf', minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\u0000-\\u001f]+$', description: 'A file name without a path' })
   @IsString()
   @MinLength(1)
   @MaxLength(255)
@@ -65,20 +66,20 @@ export class SupplementaryDocumentDto {
   @IsIn(DOCUMENT_CONTENT_TYPES, { message: `content_type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` })
   content_type: (typeof DOCUMENT_CONTENT_TYPES)[number];
 
-  @ApiProperty({ format: 'byte', description: 'The file, Base64 (the whole request at most 1 MB)' })
+  @ApiProperty({ format: 'byte', minLength: 4, example: 'JVBERi0xLjcK', description: 'The file, Base64 (the whole request at most 1 MB)' })
   @IsBase64(undefined, { message: 'content must be Base64' })
   @MinLength(4)
   content: string;
 }
 
 export class SupplementaryDocumentReceiptDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty(UUID)
   supplement_id: string;
 
   @ApiProperty({ enum: DOCUMENT_TYPES })
   document_type: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'anstallningsbevis.pdf' })
   file_name: string;
 
   @ApiProperty({ enum: DOCUMENT_CONTENT_TYPES })
@@ -87,9 +88,9 @@ export class SupplementaryDocumentReceiptDto {
   @ApiProperty({ example: 48213 })
   size_bytes: number;
 
-  @ApiProperty({ description: 'SHA-256 of the content, hex' })
+  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex' })
   sha256: string;
 
-  @ApiProperty({ example: '2026-11-24T09:00:05Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-24T09:00:05Z', description: 'UTC' })
   received_at: string;
 }

@@ -1,17 +1,21 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, UuidPipe } from '@app/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { AcceptPreApprovalDto, AcceptPreApprovalResponseDto, CreatePreApprovalDto, PreApprovalCreatedDto, PreApprovalStatusDto } from './pre-approval.dto';
 import { PreApprovalService } from './pre-approval.service';
 
 const ID = new UuidPipe('id');
-const ID_PARAM = { name: 'id', format: 'uuid' };
+const ID_PARAM = { name: 'id', format: 'uuid', description: 'The pre-approval id from POST /mortgage/2.0/pre-approval' };
+const NO_PRE_APPROVAL = { status: 404, description: 'No pre-approval with this id of this partner' };
 
 /** Mortgage pre-approval (bank §4.5), under {partner_base_url} with and without /partner (contract §1). */
-@ApiTags('Mortgage')
+@ApiInterface(API_TAG.mortgage)
 @PartnerAuth()
-@ApiProblems(400, 401)
+@ApiProblems(
+  { status: 400, description: 'A missing or malformed field or path segment, or an applicant who is not a sandbox user (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+)
 @Controller(['mortgage/2.0/pre-approval', 'partner/mortgage/2.0/pre-approval'])
 export class PreApprovalController {
   constructor(private readonly preApprovals: PreApprovalService) {}
@@ -23,6 +27,7 @@ export class PreApprovalController {
     description: '1 or 2 applicants, each a sandbox user; amounts in whole SEK. A second variant when unsecured_loan_amount is given. Valid 30 days.',
   })
   @ApiCreatedResponse({ type: PreApprovalCreatedDto })
+  @ApiProblems(413)
   create(@Body() dto: CreatePreApprovalDto, @CurrentPartner() partner: Partner): Promise<PreApprovalCreatedDto> {
     return this.preApprovals.create(partner, dto);
   }
@@ -35,7 +40,7 @@ export class PreApprovalController {
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: AcceptPreApprovalResponseDto })
-  @ApiProblems(404, { status: 409, code: 'INVALID_STATE', description: 'Already accepted, or expired' })
+  @ApiProblems(NO_PRE_APPROVAL, { status: 409, code: 'INVALID_STATE', description: 'Already accepted, or expired' }, 413)
   accept(@Param('id', ID) id: string, @Body() dto: AcceptPreApprovalDto, @CurrentPartner() partner: Partner): Promise<AcceptPreApprovalResponseDto> {
     return this.preApprovals.accept(partner, id, dto.with_unsecured_loan);
   }
@@ -48,7 +53,7 @@ export class PreApprovalController {
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: PreApprovalStatusDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_PRE_APPROVAL)
   status(@Param('id', ID) id: string, @CurrentPartner() partner: Partner): Promise<PreApprovalStatusDto> {
     return this.preApprovals.status(partner, id);
   }

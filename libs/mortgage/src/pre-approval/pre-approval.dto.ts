@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INSTANT, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT, UUID, WHOLE_SEK } from '@app/common';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { PRE_APPROVAL_STATUSES, type PreApprovalStatus } from './pre-approval-status';
@@ -6,11 +7,11 @@ import { PRE_APPROVAL_STATUSES, type PreApprovalStatus } from './pre-approval-st
 const MAX_SEK = 1_000_000_000;
 
 export class ApplicantDto {
-  @ApiProperty({ example: '191212121212', description: 'A sandbox user (YYYYMMDDNNNC or YYMMDD-NNNC)' })
+  @ApiProperty({ ...PERSONAL_NUMBER_INPUT, description: 'A sandbox user: YYYYMMDDNNNC (or YYMMDD-NNNC / YYMMDD+NNNC)' })
   @IsString()
   personal_number: string;
 
-  @ApiProperty({ example: 800000, description: 'Whole SEK' })
+  @ApiProperty({ ...WHOLE_SEK, maximum: MAX_SEK, example: 800000, description: 'Whole SEK a year' })
   @IsInt({ message: 'yearly_income must be a whole number of SEK' })
   @Min(0)
   @Max(MAX_SEK)
@@ -27,13 +28,13 @@ export class CreatePreApprovalDto {
   @Type(() => ApplicantDto)
   applicants: ApplicantDto[];
 
-  @ApiProperty({ example: 2000000, description: 'Whole SEK' })
+  @ApiProperty({ ...WHOLE_SEK, minimum: 1, maximum: MAX_SEK })
   @IsInt({ message: 'loan_amount must be a whole number of SEK' })
   @Min(1)
   @Max(MAX_SEK)
   loan_amount: number;
 
-  @ApiPropertyOptional({ example: 100000, description: 'Whole SEK; asks for a second variant with an unsecured loan' })
+  @ApiPropertyOptional({ ...WHOLE_SEK, minimum: 1, maximum: MAX_SEK, example: 100000, description: 'Whole SEK; asks for a second variant with an unsecured loan' })
   @IsOptional()
   @IsInt({ message: 'unsecured_loan_amount must be a whole number of SEK' })
   @Min(1)
@@ -47,10 +48,10 @@ export class StatusTypeDto {
 }
 
 export class OfferVariantDto {
-  @ApiProperty({ example: 2000000 })
+  @ApiProperty(WHOLE_SEK)
   loan_amount: number;
 
-  @ApiProperty({ example: 0 })
+  @ApiProperty({ ...WHOLE_SEK, example: 0, description: 'Whole SEK; 0 in the variant without one' })
   unsecured_loan_amount: number;
 
   @ApiProperty({ example: 3.45, description: 'Nominal annual rate, percent (weighted by amount)' })
@@ -72,7 +73,7 @@ export class OfferDto {
 }
 
 export class PreApprovalCreatedDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty(UUID)
   id: string;
 
   @ApiProperty({ type: StatusTypeDto })
@@ -81,7 +82,7 @@ export class PreApprovalCreatedDto {
   @ApiProperty({ type: OfferDto })
   offer: OfferDto;
 
-  @ApiProperty({ example: '2026-12-24T09:00:00Z', description: 'UTC, 30 days after creation' })
+  @ApiProperty({ ...INSTANT, example: '2026-12-24T09:00:00Z', description: 'UTC, 30 days after creation' })
   expiry_date: string;
 }
 
@@ -93,10 +94,10 @@ export class AcceptPreApprovalDto {
 }
 
 export class AcceptedParticipantDto {
-  @ApiProperty({ example: '191212121212' })
+  @ApiProperty(PERSONAL_NUMBER)
   personal_number: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The participant_id of the signing interface' })
+  @ApiProperty({ ...UUID, description: 'The participant_id of the signing interface' })
   id: string;
 }
 
@@ -113,15 +114,15 @@ export class AcceptPreApprovalResponseDto {
   @ApiProperty({ type: AcceptedSigningProcessDto })
   signing_process: AcceptedSigningProcessDto;
 
-  @ApiProperty({ example: '2026-12-24T09:00:00Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-12-24T09:00:00Z', description: 'UTC' })
   expiry_date: string;
 }
 
 export class StatusParticipantDto extends AcceptedParticipantDto {
-  @ApiProperty()
+  @ApiProperty({ description: 'The participant has signed with eid' })
   signed: boolean;
 
-  @ApiPropertyOptional({ example: '2026-11-24T09:00:05Z', description: 'UTC, once signed' })
+  @ApiPropertyOptional({ ...INSTANT, example: '2026-11-24T09:00:05Z', description: 'UTC, once signed' })
   signed_at?: string;
 }
 
@@ -141,6 +142,6 @@ export class PreApprovalStatusDto {
   @ApiPropertyOptional({ example: 'PA-7K2M9Q4X', description: 'From PROCESSING on' })
   customer_service_reference?: string;
 
-  @ApiProperty({ example: '2026-12-24T09:00:00Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-12-24T09:00:00Z', description: 'UTC' })
   expiry_date: string;
 }

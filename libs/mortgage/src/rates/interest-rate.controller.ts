@@ -1,42 +1,42 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { PartnerAuth } from '@app/directory';
 import { quoteCredit } from './effective-rate';
 
 /** GET /api/interest-rates/2.0/effective-interest-rate (bank §9 rule 7): the query. */
 export class EffectiveRateQueryDto {
-  @ApiProperty({ example: 3.45, description: 'Nominal annual rate, percent' })
+  @ApiProperty({ type: Number, minimum: 0, maximum: 100, example: 3.45, description: 'Nominal annual rate, percent' })
   @Type(() => Number)
   @IsNumber({ maxDecimalPlaces: 4 }, { message: 'nominal_interest_rate must be a number of percent' })
   @Min(0)
   @Max(100)
   nominal_interest_rate: number;
 
-  @ApiProperty({ example: 2000000, description: 'Credit, whole SEK' })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000_000, example: 2000000, description: 'Credit, whole SEK' })
   @Type(() => Number)
   @IsInt({ message: 'loan_amount must be a whole number of SEK' })
   @Min(1)
   @Max(1_000_000_000)
   loan_amount: number;
 
-  @ApiProperty({ example: 600, description: 'Term in months (annuity, monthly payments)' })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1200, example: 600, description: 'Term in months (annuity, monthly payments)' })
   @Type(() => Number)
   @IsInt({ message: 'term_months must be a whole number of months' })
   @Min(1)
   @Max(1200)
   term_months: number;
 
-  @ApiPropertyOptional({ example: 0, description: 'Paid up front, SEK' })
+  @ApiPropertyOptional({ type: Number, minimum: 0, example: 0, description: 'Paid up front, SEK (at most two decimals)' })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ maxDecimalPlaces: 2 }, { message: 'setup_fee must be an amount of SEK' })
   @Min(0)
   setup_fee?: number;
 
-  @ApiPropertyOptional({ example: 0, description: 'Added to every monthly payment, SEK' })
+  @ApiPropertyOptional({ type: Number, minimum: 0, example: 0, description: 'Added to every monthly payment, SEK (at most two decimals)' })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ maxDecimalPlaces: 2 }, { message: 'monthly_fee must be an amount of SEK' })
@@ -45,7 +45,7 @@ export class EffectiveRateQueryDto {
 }
 
 export class EffectiveRateDto {
-  @ApiProperty({ example: 3.45 })
+  @ApiProperty({ example: 3.45, description: 'Percent, as asked' })
   nominal_interest_rate: number;
 
   @ApiProperty({ example: 3.51, description: 'Percent, two decimals' })
@@ -58,9 +58,12 @@ export class EffectiveRateDto {
   total_amount_payable: number;
 }
 
-@ApiTags('Interest rates')
+@ApiInterface(API_TAG.mortgage)
 @PartnerAuth()
-@ApiProblems(400, 401)
+@ApiProblems(
+  { status: 400, description: 'A missing or malformed query parameter (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+)
 @Controller(['api/interest-rates/2.0', 'partner/api/interest-rates/2.0'])
 export class InterestRateController {
   @Get('effective-interest-rate')

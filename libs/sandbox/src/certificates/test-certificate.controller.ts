@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, Public } from '@app/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems, Public } from '@app/common';
 import { TestCertificateQueryDto, TestCertificateResponseDto } from './test-certificate.dto';
 import { TestCertificateService } from './test-certificate.service';
 
-@ApiTags('Sandbox')
+@ApiInterface(API_TAG.sandbox)
 @Controller('sandbox/test-certificate')
 export class TestCertificateController {
   constructor(private readonly certificates: TestCertificateService) {}
@@ -19,7 +19,7 @@ export class TestCertificateController {
       'Offline: `npm run cli -- cert --roles PSP_AI,PSP_PI`.',
   })
   @ApiOkResponse({ type: TestCertificateResponseDto })
-  @ApiProblems(400)
+  @ApiProblems({ status: 400, description: 'An unknown role or a malformed organization_id (VALIDATION_FAILED names it)' })
   issueCertificate(@Query() query: TestCertificateQueryDto): Promise<TestCertificateResponseDto> {
     return this.certificates.issue(query.roles ?? [], query.organization_id);
   }

@@ -12,6 +12,7 @@ const commaList = ({ value }: { value: unknown }) =>
 export class TestCertificateQueryDto {
   @ApiPropertyOptional({
     type: String,
+    pattern: `^((${PSD2_ROLES.join('|')})(,(${PSD2_ROLES.join('|')}))*)?$`,
     example: 'PSP_AI,PSP_PI',
     description: `Comma-separated PSD2 roles (${PSD2_ROLES.join(', ')}); may be empty. PSP_AI grants scope AIS, PSP_PI scope PIS.`,
   })
@@ -22,6 +23,7 @@ export class TestCertificateQueryDto {
 
   @ApiPropertyOptional({
     example: 'PSDSE-FINA-12345',
+    pattern: ORGANIZATION_ID_PATTERN.source,
     description: 'The organizationIdentifier that identifies the TPP; a new random one when absent.',
   })
   @IsOptional()

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, ApiProblems } from '@app/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { AdminClockService } from './admin-clock.service';
 import { AdvanceClockDto, ClockResponseDto, SetClockDto } from './clock.dto';
 
-@ApiTags('Admin')
+@ApiInterface(API_TAG.admin)
 @AdminOnly()
-@ApiProblems(401, 403)
+@ApiProblems(...ADMIN_PROBLEMS)
 @Controller('admin/clock')
 export class AdminClockController {
   constructor(private readonly service: AdminClockService) {}
@@ -21,7 +21,7 @@ export class AdminClockController {
   @Put()
   @ApiOperation({ summary: 'Set the sandbox clock', description: 'Runs on from `now`, or stands still with `frozen: true`. Every instance sees it within a second.' })
   @ApiOkResponse({ type: ClockResponseDto })
-  @ApiProblems(400)
+  @ApiProblems({ status: 400, description: 'now missing, not ISO 8601 or without an offset' }, 413)
   setClock(@Body() dto: SetClockDto): Promise<ClockResponseDto> {
     return this.service.set(dto.now, dto.frozen ?? false);
   }
@@ -30,7 +30,7 @@ export class AdminClockController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Move the sandbox clock forward', description: 'A frozen clock stays frozen.' })
   @ApiOkResponse({ type: ClockResponseDto })
-  @ApiProblems(400)
+  @ApiProblems({ status: 400, description: 'seconds missing, negative or over 100 years' }, 413)
   advanceClock(@Body() dto: AdvanceClockDto): Promise<ClockResponseDto> {
     return this.service.advance(dto.seconds);
   }

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { INSTANT } from '@app/common';
 import { IsBoolean, IsISO8601, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 
 const HUNDRED_YEARS_S = 3_155_760_000;
 
 /** PUT /admin/clock (contract §6). */
 export class SetClockDto {
-  @ApiProperty({ example: '2026-11-24T10:00:00+01:00', description: 'ISO 8601 with a time-zone offset or Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-24T10:00:00+01:00', description: 'ISO 8601 with a time-zone offset or Z' })
   @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 timestamp, e.g. 2026-11-24T10:00:00+01:00' })
   @Matches(/T.*(Z|[+-]\d{2}:?\d{2})$/i, { message: 'now must carry a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00' })
   now: string;
@@ -26,9 +27,9 @@ export class AdvanceClockDto {
 }
 
 export class ClockResponseDto {
-  @ApiProperty({ example: '2026-11-24T09:00:00.000Z' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-24T09:00:00.000Z', description: 'The sandbox clock now, UTC' })
   now: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'true: time stands still until moved' })
   frozen: boolean;
 }

@@ -1,13 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Clock, Public, SandboxConfig } from '@app/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, Clock, INSTANT, Public, SandboxConfig } from '@app/common';
 import { activeWindow, DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
 
 export class MaintenanceWindowDto {
-  @ApiProperty({ example: '2026-11-22T04:00:00+01:00' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-22T04:00:00+01:00', description: 'Europe/Stockholm wall-clock time with its offset' })
   start: string;
 
-  @ApiProperty({ example: '2026-11-22T07:45:00+01:00' })
+  @ApiProperty({ ...INSTANT, example: '2026-11-22T07:45:00+01:00', description: 'Europe/Stockholm wall-clock time with its offset' })
   end: string;
 }
 
@@ -20,7 +20,7 @@ export class MaintenanceWindowsDto {
   windows: MaintenanceWindowDto[];
 }
 
-@ApiTags('Sandbox')
+@ApiInterface(API_TAG.sandbox)
 @Controller('sandbox/maintenance-windows')
 export class MaintenanceWindowsController {
   constructor(

@@ -1,15 +1,15 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, ApiProblems, JobRunner } from '@app/common';
+import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, JobRunner } from '@app/common';
 
 export class JobsRunResponseDto {
   @ApiProperty({ type: [String], description: 'The jobs that ran, in order' })
   ran: string[];
 }
 
-@ApiTags('Admin')
+@ApiInterface(API_TAG.admin)
 @AdminOnly()
-@ApiProblems(401, 403)
+@ApiProblems(...ADMIN_PROBLEMS)
 @Controller('admin/jobs')
 export class AdminJobsController {
   constructor(private readonly jobs: JobRunner) {}

@@ -1,13 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, ApiProblems } from '@app/common';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { PartnerService } from '@app/directory';
 import { CreatePartnerDto, PartnerCreatedDto } from './partner.dto';
 import { toPartnerCreated } from './partner.mapper';
 
-@ApiTags('Admin')
+@ApiInterface(API_TAG.admin)
 @AdminOnly()
-@ApiProblems(401, 403)
+@ApiProblems(...ADMIN_PROBLEMS)
 @Controller('admin/partners')
 export class AdminPartnersController {
   constructor(private readonly partners: PartnerService) {}
@@ -19,7 +19,7 @@ export class AdminPartnersController {
     description: 'The key authenticates as `Authorization: Bearer <api_key>` on the signing, mortgage, loan-application and enterprise interfaces.',
   })
   @ApiCreatedResponse({ type: PartnerCreatedDto })
-  @ApiProblems(400, { status: 409, code: 'CONFLICT', description: 'The given api_key belongs to another partner' })
+  @ApiProblems(400, { status: 409, code: 'CONFLICT', description: 'The given api_key belongs to another partner' }, 413)
   async createPartner(@Body() dto: CreatePartnerDto): Promise<PartnerCreatedDto> {
     return toPartnerCreated(await this.partners.register(dto.name, dto.api_key));
   }

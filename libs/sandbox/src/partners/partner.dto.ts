@@ -14,6 +14,7 @@ export class CreatePartnerDto {
   @ApiPropertyOptional({
     description: 'A key of your choosing (16–512 visible ASCII characters), e.g. a value your CI knows; random when absent.',
     example: 'ci-partner-key-0123456789',
+    pattern: API_KEY_PATTERN.source,
   })
   @IsOptional()
   @Matches(API_KEY_PATTERN, { message: 'api_key must be 16 to 512 visible ASCII characters' })
@@ -24,7 +25,7 @@ export class PartnerCreatedDto {
   @ApiProperty({ format: 'uuid' })
   partner_id: string;
 
-  @ApiProperty()
+  @ApiProperty({ example: 'Mäklarbyrån AB' })
   name: string;
 
   @ApiProperty({ description: 'Shown only here: the sandbox keeps only its SHA-256.' })

@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly, ApiProblems } from '@app/common';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { SeedFixtureDto, SeedResultDto } from './seed.dto';
 import { SeedService } from './seed.service';
 
-@ApiTags('Admin')
+@ApiInterface(API_TAG.admin)
 @AdminOnly()
-@ApiProblems(401, 403)
+@ApiProblems(...ADMIN_PROBLEMS)
 @Controller('admin/seed')
 export class AdminSeedController {
   constructor(private readonly seed: SeedService) {}

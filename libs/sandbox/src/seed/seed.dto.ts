@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
@@ -9,7 +10,7 @@ import { OpenAccountDto, PutUserDto } from '../users/user.dto';
 const MAX_ITEMS = 1000;
 
 export class SeedUserDto extends PutUserDto {
-  @ApiProperty({ example: '191212121212', description: 'YYYYMMDDNNNC, or YYMMDD-NNNC / YYMMDD+NNNC' })
+  @ApiProperty(PERSONAL_NUMBER_INPUT)
   @IsString()
   personal_number: string;
 
@@ -26,7 +27,7 @@ export class SeedUserDto extends PutUserDto {
 }
 
 export class SeedTppDto extends PutTppDto {
-  @ApiProperty({ example: 'PSDSE-FINA-12345' })
+  @ApiProperty({ example: 'PSDSE-FINA-12345', pattern: ORGANIZATION_ID_PATTERN.source, description: 'The organizationIdentifier of the TPP\'s certificate' })
   @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
   organization_id: string;
 }
@@ -65,7 +66,7 @@ export class SeedFixtureDto {
 }
 
 export class SeededUserDto {
-  @ApiProperty()
+  @ApiProperty(PERSONAL_NUMBER)
   personal_number: string;
 
   @ApiProperty({ description: 'false when the user existed and was replaced' })

@@ -6,7 +6,7 @@ const MAX_LIFETIME_S = 31_536_000;
 
 /** PUT /admin/tpps/{organization_id} (contract §8). */
 export class PutTppDto {
-  @ApiProperty({ example: 1800, minimum: 1, maximum: MAX_LIFETIME_S, description: 'Lifetime of non-authenticated tokens (bank §4.1; default 1800).' })
+  @ApiProperty({ type: 'integer', example: 1800, minimum: 1, maximum: MAX_LIFETIME_S, description: 'Lifetime of non-authenticated tokens (bank §4.1; default 1800).' })
   @IsInt({ message: 'non_authenticated_token_lifetime_s must be a whole number of seconds' })
   @Min(1)
   @Max(MAX_LIFETIME_S)
@@ -14,9 +14,9 @@ export class PutTppDto {
 }
 
 export class TppResponseDto {
-  @ApiProperty({ example: 'PSDSE-FINA-12345' })
+  @ApiProperty({ example: 'PSDSE-FINA-12345', description: 'The organizationIdentifier of the TPP\'s certificate' })
   organization_id: string;
 
-  @ApiProperty({ example: 1800 })
+  @ApiProperty({ example: 1800, description: 'Seconds' })
   non_authenticated_token_lifetime_s: number;
 }

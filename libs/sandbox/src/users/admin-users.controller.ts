@@ -1,7 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminOnly, ApiProblems, type PersonalNumber, PersonalNumberPipe } from '@app/common';
+import {
+  ADMIN_PROBLEMS,
+  AdminOnly,
+  API_TAG,
+  ApiInterface,
+  ApiProblems,
+  PERSONAL_NUMBER_INPUT,
+  type PersonalNumber,
+  PersonalNumberPipe,
+} from '@app/common';
 import { AdminUsersService } from './admin-users.service';
 import { AccountDto } from '@app/savings';
 import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
@@ -9,12 +18,12 @@ import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
 const PERSONAL_NUMBER_PARAM = {
   name: 'personal_number',
   description: 'YYYYMMDDNNNC, or YYMMDD-NNNC / YYMMDD+NNNC (century from the sandbox clock)',
-  example: '191212121212',
+  schema: { type: 'string' as const, pattern: PERSONAL_NUMBER_INPUT.pattern, example: PERSONAL_NUMBER_INPUT.example },
 };
 
-@ApiTags('Admin')
+@ApiInterface(API_TAG.admin)
 @AdminOnly()
-@ApiProblems(401, 403)
+@ApiProblems(...ADMIN_PROBLEMS)
 @Controller('admin/users')
 export class AdminUsersController {
   constructor(private readonly service: AdminUsersService) {}
@@ -24,7 +33,7 @@ export class AdminUsersController {
   @ApiParam(PERSONAL_NUMBER_PARAM)
   @ApiCreatedResponse({ type: UserResponseDto, description: 'Created' })
   @ApiOkResponse({ type: UserResponseDto, description: 'Replaced' })
-  @ApiProblems(400)
+  @ApiProblems(400, 413)
   async putUser(
     @Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber,
     @Body() dto: PutUserDto,
@@ -49,7 +58,7 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Open an account for a user', description: 'The sandbox makes a valid account number when none is given.' })
   @ApiParam(PERSONAL_NUMBER_PARAM)
   @ApiCreatedResponse({ type: AccountDto })
-  @ApiProblems(400, 404, { status: 409, code: 'CONFLICT', description: 'The given account_number is in use' })
+  @ApiProblems(400, 404, { status: 409, code: 'CONFLICT', description: 'The given account_number is in use' }, 413)
   openAccount(
     @Param('personal_number', PersonalNumberPipe) personalNumber: PersonalNumber,
     @Body() dto: OpenAccountDto,

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCOUNT_NUMBER, CURRENCY, MONEY, PERSONAL_NUMBER } from '@app/common';
 import { IsBoolean, IsIn, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
 import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
@@ -48,24 +49,24 @@ export class OpenAccountDto {
   @MaxLength(200)
   name: string;
 
-  @ApiProperty({ example: 'SEK', description: 'ISO 4217 code' })
+  @ApiProperty(CURRENCY)
   @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code such as SEK' })
   currency: string;
 
-  @ApiProperty({ example: 25000.5, minimum: 0, description: 'At most two decimals; kept exact.' })
+  @ApiProperty({ ...MONEY, example: 25000.5, minimum: 0, maximum: MAX_BALANCE, description: 'At most two decimals; kept exact.' })
   @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'balance must be a number with at most two decimals' })
   @Min(0)
   @Max(MAX_BALANCE)
   balance: number;
 
-  @ApiPropertyOptional({ example: '92501234567', description: 'Clearing and account number, digits only; generated when absent.' })
+  @ApiPropertyOptional({ ...ACCOUNT_NUMBER, description: 'Clearing and account number, digits only; generated when absent.' })
   @IsOptional()
   @Matches(/^\d{8,15}$/, { message: 'account_number must be 8 to 15 digits (clearing number and account number, no separators)' })
   account_number?: string;
 }
 
 export class UserResponseDto {
-  @ApiProperty({ example: '191212121212', description: '12 digits YYYYMMDDNNNC' })
+  @ApiProperty(PERSONAL_NUMBER)
   personal_number: string;
 
   @ApiProperty()

@@ -1,22 +1,22 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { decimalToJsonNumber } from '@app/common';
+import { ACCOUNT_NUMBER, CURRENCY, decimalToJsonNumber, MONEY } from '@app/common';
 import type { Account } from './account';
 
 /** An account as AIS and the admin API show it (contract §10): amounts as JSON numbers. */
 export class AccountDto {
-  @ApiProperty({ example: '92501234567', description: 'Clearing and account number, digits only' })
+  @ApiProperty(ACCOUNT_NUMBER)
   account_number: string;
 
   @ApiProperty({ example: 'Lönekonto' })
   name: string;
 
-  @ApiProperty({ example: 'SEK' })
+  @ApiProperty(CURRENCY)
   currency: string;
 
-  @ApiProperty({ example: 25000.5 })
+  @ApiProperty({ ...MONEY, example: 25000.5 })
   balance: number;
 
-  @ApiProperty({ example: 24900, description: 'The balance less signed transfers due today or earlier, not yet booked' })
+  @ApiProperty({ ...MONEY, example: 24900, description: 'The balance less signed transfers due today or earlier, not yet booked' })
   available_balance: number;
 }
 

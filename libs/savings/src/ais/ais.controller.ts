@@ -1,24 +1,24 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
-import { ApiProblems, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
 import { AccountDetailsDto, AccountListDto, AccountNumbersDto, AccountTransferDto, AccountTransfersDto, FundsAvailableDto } from './ais.dto';
 import { AisService } from './ais.service';
-import { ACCOUNT_NUMBER, AMOUNT, CURRENCY } from './path-params';
+import { ACCOUNT_NUMBER, AMOUNT, ACCOUNT_PARAM, AMOUNT_PARAM, CURRENCY, CURRENCY_PARAM, TRANSFER_ID_PARAM } from './path-params';
 
 const ACCOUNT = ACCOUNT_NUMBER('accountNumber');
-const ACCOUNT_PARAM = { name: 'accountNumber', example: '92501234567' };
 const AIS_PROBLEMS = [
-  400,
-  401,
+  { status: 400, description: 'A malformed path segment, or PSU-IP-Address missing or malformed with a non-authenticated token (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'No valid PSD2 access token, or X-PSD2-CLIENT-TEST-CERT missing or not a certificate' },
   { status: 403, code: 'SCOPE_NOT_GRANTED' as const, description: 'The token lacks AIS, or the certificate lacks PSP_AI (ROLE_NOT_IN_CERTIFICATE)' },
 ];
+const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };
 
 /**
  * AIS (bank §4.2): the authenticate, authorize and non-authenticated flows behave the same (§4.2
  * rule 4); with a non-authenticated token PSU-IP-Address is mandatory (§4.2, §5.9).
  */
-@ApiTags('AIS')
+@ApiInterface(API_TAG.ais)
 @Psd2Bearer()
 @RequireScope('AIS')
 @AllowTokenKinds('authenticate', 'authorize', 'non_authenticated')
@@ -46,7 +46,7 @@ export class AisController {
   @ApiOperation({ summary: 'One account with its transactions', description: 'Booked transfers, newest first.' })
   @ApiParam(ACCOUNT_PARAM)
   @ApiOkResponse({ type: AccountDetailsDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT)
   account(@Param('accountNumber', ACCOUNT) accountNumber: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountDetailsDto> {
     return this.ais.details(accountNumber, caller);
   }
@@ -56,7 +56,7 @@ export class AisController {
   @ApiOperation({ summary: 'Every transfer ordered from the account, in any status' })
   @ApiParam(ACCOUNT_PARAM)
   @ApiOkResponse({ type: AccountTransfersDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT)
   async transfers(@Param('accountNumber', ACCOUNT) accountNumber: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountTransfersDto> {
     return { transfers: await this.ais.transfersOf(accountNumber, caller) };
   }
@@ -64,9 +64,9 @@ export class AisController {
   @Get('accounts/:accountNumber/transfers/:transferId')
   @ApiOperation({ summary: 'One transfer ordered from the account', description: '`transferId` is the transfer\'s reference_id.' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'transferId', format: 'uuid' })
+  @ApiParam(TRANSFER_ID_PARAM)
   @ApiOkResponse({ type: AccountTransferDto })
-  @ApiProblems(404)
+  @ApiProblems({ status: 404, description: 'No such account of the user, or no such transfer from it' })
   transfer(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('transferId', new UuidPipe('transferId')) transferId: string,
@@ -78,10 +78,10 @@ export class AisController {
   @Get('accounts/:accountNumber/:currency/:amount')
   @ApiOperation({ summary: 'Funds check: does the available balance cover the amount?', description: 'Another currency than the account\'s answers false.' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'currency', example: 'SEK' })
-  @ApiParam({ name: 'amount', example: '100.50' })
+  @ApiParam(CURRENCY_PARAM)
+  @ApiParam(AMOUNT_PARAM)
   @ApiOkResponse({ type: FundsAvailableDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT)
   fundsCheck(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('currency', CURRENCY) currency: string,

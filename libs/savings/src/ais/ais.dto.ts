@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY } from '@app/common';
 import { AccountDto } from '../accounts/account.dto';
 import { REJECTION_REASONS, TRANSFER_STATUSES } from '../transfers/transfer-status';
 
@@ -8,7 +9,7 @@ export class AccountListDto {
 }
 
 export class AccountNumbersDto {
-  @ApiProperty({ type: [String], example: ['92501234567'] })
+  @ApiProperty({ type: [String], pattern: ACCOUNT_NUMBER.pattern, example: ['92501234567'], description: 'Clearing and account numbers, digits only' })
   account_numbers: string[];
 }
 
@@ -16,13 +17,13 @@ export class TransactionDto {
   @ApiProperty({ format: 'uuid', description: 'The booked transfer' })
   reference_id: string;
 
-  @ApiProperty({ example: -100.5, description: 'Negative for a debit' })
+  @ApiProperty({ ...MONEY, example: -100.5, description: 'Negative for a debit' })
   amount: number;
 
-  @ApiProperty({ example: 'SEK' })
+  @ApiProperty(CURRENCY)
   currency: string;
 
-  @ApiProperty({ example: '2026-11-25' })
+  @ApiProperty({ ...CALENDAR_DATE, description: 'The Stockholm date the transfer was booked' })
   booking_date: string;
 
   @ApiProperty({ example: 'Anna Svensson', description: 'The recipient (debits) or the paying account (credits)' })
@@ -41,25 +42,25 @@ export class AccountTransferDto {
   @ApiProperty({ enum: TRANSFER_STATUSES })
   status: string;
 
-  @ApiProperty({ example: 100.5 })
+  @ApiProperty(MONEY)
   amount: number;
 
-  @ApiProperty({ example: 'SEK' })
+  @ApiProperty(CURRENCY)
   currency: string;
 
-  @ApiProperty({ example: '2026-11-25' })
+  @ApiProperty(CALENDAR_DATE)
   transfer_date: string;
 
-  @ApiProperty({ example: '5050-1055' })
+  @ApiProperty({ example: '5050-1055', description: 'Account number (digits only) or bankgiro number' })
   recipient_account_number: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Anna Svensson' })
   recipient_name?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Faktura 1234' })
   counter_part_statement?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Hyra' })
   statement?: string;
 
   @ApiPropertyOptional({ enum: REJECTION_REASONS })
@@ -75,6 +76,6 @@ export class AccountTransfersDto {
 }
 
 export class FundsAvailableDto {
-  @ApiProperty()
+  @ApiProperty({ description: 'The available balance covers the amount, in the account\'s currency' })
   funds_available: boolean;
 }

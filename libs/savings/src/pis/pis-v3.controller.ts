@@ -1,20 +1,24 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequireScope } from '@app/auth';
-import { ApiProblems, UuidPipe } from '@app/common';
-import { ACCOUNT_NUMBER } from '../ais/path-params';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
+import { ACCOUNT_NUMBER, ACCOUNT_PARAM } from '../ais/path-params';
 import { CreateTransferDto, TransferCreatedDto, TransferStatusDto } from '../transfers/transfer.dto';
 import { TransferService } from '../transfers/transfer.service';
-import { PIS_PROBLEMS } from './pis.controller';
+import { NO_ACCOUNT, NO_TRANSFER, PIS_INPUT_AND_CREDENTIALS, REFERENCE_ID_PARAM } from './pis.controller';
 
 const ACCOUNT = ACCOUNT_NUMBER('account-number');
+const PIS_V3_PROBLEMS = [
+  ...PIS_INPUT_AND_CREDENTIALS,
+  { status: 403, code: 'SCOPE_NOT_GRANTED' as const, description: 'The token lacks PIS, or the certificate lacks PSP_PI (ROLE_NOT_IN_CERTIFICATE)' },
+];
 
 /** The two PIS routes usable with the non-authenticated token (bank §4.2; contract §5). */
-@ApiTags('PIS')
+@ApiInterface(API_TAG.pis)
 @Psd2Bearer()
 @RequireScope('PIS')
 @AllowTokenKinds('non_authenticated', 'authenticate', 'authorize')
-@ApiProblems(...PIS_PROBLEMS)
+@ApiProblems(...PIS_V3_PROBLEMS)
 @Controller('v3/accounts')
 export class PisV3Controller {
   constructor(private readonly transfers: TransferService) {}
@@ -22,19 +26,19 @@ export class PisV3Controller {
   @Post(':accountNumber/transfers')
   @HttpCode(201)
   @ApiOperation({ summary: 'Order a transfer (v3)', description: 'As POST /psd2/savings/3.0/accounts/{account-number}/transfers; it must be signed with eid (bank §4.2 rule 3).' })
-  @ApiParam({ name: 'accountNumber', example: '92501234567' })
+  @ApiParam(ACCOUNT_PARAM)
   @ApiCreatedResponse({ type: TransferCreatedDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT, 413)
   orderTransfer(@Param('accountNumber', ACCOUNT) accountNumber: string, @Body() dto: CreateTransferDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferCreatedDto> {
     return this.transfers.order(accountNumber, dto, caller);
   }
 
   @Get(':accountNumber/transfers/:referenceId/status')
   @ApiOperation({ summary: 'Status of a transfer (v3)' })
-  @ApiParam({ name: 'accountNumber', example: '92501234567' })
-  @ApiParam({ name: 'referenceId', format: 'uuid' })
+  @ApiParam(ACCOUNT_PARAM)
+  @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: TransferStatusDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_TRANSFER)
   transferStatus(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
-import { ApiProblems, UuidPipe } from '@app/common';
-import { ACCOUNT_NUMBER } from '../ais/path-params';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
+import { ACCOUNT_NUMBER, ACCOUNT_PARAM } from '../ais/path-params';
 import { CollectTransferSigningDto, StartTransferSigningDto, TransferSigningStartedDto, TransferSigningStatusDto } from '../signing/signing.dto';
 import { TransferSigningService } from '../signing/transfer-signing.service';
 import {
@@ -16,10 +16,13 @@ import {
 import { TransferService } from '../transfers/transfer.service';
 
 const ACCOUNT = ACCOUNT_NUMBER('account-number');
-const ACCOUNT_PARAM = { name: 'accountNumber', example: '92501234567' };
-export const PIS_PROBLEMS = [
-  400,
-  401,
+/** 400 and 401 of every PIS route (contract §2, §3). */
+export const PIS_INPUT_AND_CREDENTIALS = [
+  { status: 400, description: 'A missing or malformed field, path segment or PSU-IP-Address (VALIDATION_FAILED names it); a transfer the rules of bank §2.7 refuse' },
+  { status: 401, description: 'No valid PSD2 access token, or X-PSD2-CLIENT-TEST-CERT missing or not a certificate' },
+];
+const PIS_PROBLEMS = [
+  ...PIS_INPUT_AND_CREDENTIALS,
   {
     status: 403,
     code: 'TOKEN_KIND_NOT_ALLOWED' as const,
@@ -27,9 +30,12 @@ export const PIS_PROBLEMS = [
   },
 ];
 const NOT_OPEN = { status: 409, code: 'INVALID_STATE' as const, description: 'The transfer (or signing) is past the state this needs' };
+export const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };
+export const NO_TRANSFER = { status: 404, description: 'No such account of the user, or no such transfer of this TPP on it' };
+export const REFERENCE_ID_PARAM = { name: 'referenceId', format: 'uuid', description: 'The reference-id segment: the reference_id of the order' };
 
 /** Payment initiation 3.0 (bank §4.3; contract §5, §10): authenticate and authorize tokens with PIS. */
-@ApiTags('PIS')
+@ApiInterface(API_TAG.pis)
 @Psd2Bearer()
 @RequireScope('PIS')
 @AllowTokenKinds('authenticate', 'authorize')
@@ -46,7 +52,7 @@ export class PisController {
   @ApiOperation({ summary: 'Order a transfer', description: 'AWAITING_SIGNATURE until signed with eid (bank §4.2 rule 3); executes at 00:00 Stockholm on transfer_date.' })
   @ApiParam(ACCOUNT_PARAM)
   @ApiCreatedResponse({ type: TransferCreatedDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT, 413)
   orderTransfer(@Param('accountNumber', ACCOUNT) accountNumber: string, @Body() dto: CreateTransferDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferCreatedDto> {
     return this.transfers.order(accountNumber, dto, caller);
   }
@@ -56,7 +62,7 @@ export class PisController {
   @ApiOperation({ summary: 'Order a recurring transfer', description: 'transfer_date is the first occurrence; ACTIVE once signed. Updating is not available (bank §4.3).' })
   @ApiParam(ACCOUNT_PARAM)
   @ApiCreatedResponse({ type: TransferCreatedDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_ACCOUNT, 413)
   orderRecurringTransfer(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Body() dto: CreateRecurringTransferDto,
@@ -70,7 +76,7 @@ export class PisController {
   @RequirePsuIpAddress()
   @ApiOperation({ summary: 'Start the eid signing of transfers', description: 'Answers signing_id and autostart_token only (bank §4.3).' })
   @ApiOkResponse({ type: TransferSigningStartedDto })
-  @ApiProblems(404, NOT_OPEN)
+  @ApiProblems({ status: 404, description: 'A reference_id names no transfer of this TPP and user' }, { ...NOT_OPEN, description: 'A transfer is not AWAITING_SIGNATURE' }, 413)
   startSigning(@Body() dto: StartTransferSigningDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferSigningStartedDto> {
     return this.signing.start(dto.reference_ids, caller);
   }
@@ -80,7 +86,7 @@ export class PisController {
   @RequirePsuIpAddress()
   @ApiOperation({ summary: 'Collect a transfer signing', description: 'The statuses and hint codes of bank §3.2; COMPLETE signs the transfers.' })
   @ApiOkResponse({ type: TransferSigningStatusDto })
-  @ApiProblems(404)
+  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, 413)
   collectSigning(@Body() dto: CollectTransferSigningDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferSigningStatusDto> {
     return this.signing.collect(dto.signing_id, caller);
   }
@@ -88,9 +94,9 @@ export class PisController {
   @Put('transfers/sign-bankid/:signingId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Sandbox only: simulate the signature', description: 'The signing is COMPLETE and its transfers SIGNED.' })
-  @ApiParam({ name: 'signingId', format: 'uuid' })
+  @ApiParam({ name: 'signingId', format: 'uuid', description: 'The signing-id segment: signing_id from signing/start' })
   @ApiNoContentResponse()
-  @ApiProblems(404, NOT_OPEN)
+  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, NOT_OPEN)
   async signBankId(@Param('signingId', new UuidPipe('signing-id')) signingId: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<void> {
     await this.signing.signNow(signingId, caller);
   }
@@ -105,9 +111,9 @@ export class PisController {
   @Get('accounts/:accountNumber/transfers/:referenceId/status')
   @ApiOperation({ summary: 'Status of a transfer' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'referenceId', format: 'uuid' })
+  @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: TransferStatusDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_TRANSFER)
   transferStatus(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
@@ -119,9 +125,9 @@ export class PisController {
   @Get('accounts/:accountNumber/recurring-transfers/:referenceId/status')
   @ApiOperation({ summary: 'Status of a recurring transfer, with its next transfer date' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'referenceId', format: 'uuid' })
+  @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: RecurringTransferStatusDto })
-  @ApiProblems(404)
+  @ApiProblems(NO_TRANSFER)
   recurringTransferStatus(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
@@ -134,9 +140,9 @@ export class PisController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a transfer before it executes', description: 'Status DELETED; an executed transfer is 409.' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'transferId', format: 'uuid', description: 'The reference_id' })
+  @ApiParam({ name: 'transferId', format: 'uuid', description: 'The transfer-id segment: the transfer\'s reference_id' })
   @ApiNoContentResponse()
-  @ApiProblems(404, NOT_OPEN)
+  @ApiProblems(NO_TRANSFER, NOT_OPEN)
   async deleteTransfer(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('transferId', new UuidPipe('transfer-id')) transferId: string,
@@ -149,9 +155,9 @@ export class PisController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a recurring transfer', description: 'Stops its future occurrences (status DELETED).' })
   @ApiParam(ACCOUNT_PARAM)
-  @ApiParam({ name: 'recurringTransferId', format: 'uuid', description: 'The reference_id' })
+  @ApiParam({ name: 'recurringTransferId', format: 'uuid', description: 'The recurring-transfer-id segment: the recurring transfer\'s reference_id' })
   @ApiNoContentResponse()
-  @ApiProblems(404, NOT_OPEN)
+  @ApiProblems(NO_TRANSFER, NOT_OPEN)
   async deleteRecurringTransfer(
     @Param('accountNumber', ACCOUNT) accountNumber: string,
     @Param('recurringTransferId', new UuidPipe('recurring-transfer-id')) recurringTransferId: string,

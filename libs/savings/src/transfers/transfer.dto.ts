@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY } from '@app/common';
 import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
 import { FREQUENCIES, type Frequency } from '../recurring/schedule';
 import { REJECTION_REASONS, RECURRING_STATUSES, type RecurringStatus, TRANSFER_STATUSES, type TransferStatus } from './transfer-status';
@@ -22,25 +23,29 @@ const Recipient = (options?: ValidationOptions) =>
 
 /** POST …/transfers (contract §10, bank §2.7). */
 export class CreateTransferDto {
-  @ApiProperty({ example: 100.5, description: 'In the account\'s currency; > 0, at most two decimals' })
+  @ApiProperty({ ...MONEY, minimum: 0.01, description: 'In the account\'s currency; > 0, at most two decimals' })
   @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a JSON number with at most two decimals' })
   amount: number;
 
-  @ApiProperty({ example: 'SEK', description: 'The account\'s currency' })
+  @ApiProperty({ ...CURRENCY, description: 'The account\'s currency (ISO 4217)' })
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be three capital letters, e.g. SEK' })
   currency: string;
 
-  @ApiProperty({ example: '2026-11-25', description: 'A Stockholm calendar date, today or later' })
+  @ApiProperty({ ...CALENDAR_DATE, description: 'A Stockholm calendar date, today or later' })
   @IsString()
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'transfer_date must be a date YYYY-MM-DD' })
   transfer_date: string;
 
-  @ApiProperty({ example: '92501234567', description: 'Account number (digits only) or bankgiro number NNN-NNNN / NNNN-NNNN' })
+  @ApiProperty({
+    example: '92501234567',
+    pattern: '^(\\d{8,15}|\\d{3,4}-\\d{4})$',
+    description: 'Account number (clearing and account number, digits only) or bankgiro number NNN-NNNN / NNNN-NNNN with a valid check digit',
+  })
   @IsString()
   @Recipient()
   recipient_account_number: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.recipient_name, description: 'ISO 8859-1; mandatory from 2025-11-01 (sandbox clock)' })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.recipient_name, minLength: 1, example: 'Anna Svensson', description: 'ISO 8859-1; mandatory from 2025-11-01 (sandbox clock)' })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -48,14 +53,14 @@ export class CreateTransferDto {
   @Latin1()
   recipient_name?: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.counter_part_statement, description: 'ISO 8859-1; shown to the recipient' })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.counter_part_statement, example: 'Faktura 1234', description: 'ISO 8859-1; shown to the recipient' })
   @IsOptional()
   @IsString()
   @MaxLength(TEXT_LIMITS.counter_part_statement)
   @Latin1()
   counter_part_statement?: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.statement, description: 'ISO 8859-1; shown on the payer\'s account' })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.statement, example: 'Hyra', description: 'ISO 8859-1; shown on the payer\'s account' })
   @IsOptional()
   @IsString()
   @MaxLength(TEXT_LIMITS.statement)
@@ -69,7 +74,7 @@ export class CreateRecurringTransferDto extends CreateTransferDto {
   @IsIn(FREQUENCIES, { message: `frequency must be one of ${FREQUENCIES.join(', ')}` })
   frequency: Frequency;
 
-  @ApiPropertyOptional({ example: '2027-12-31', description: 'The last possible date of an occurrence; open-ended when absent' })
+  @ApiPropertyOptional({ ...CALENDAR_DATE, example: '2027-12-31', description: 'The last possible date of an occurrence; open-ended when absent' })
   @IsOptional()
   @IsString()
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'end_date must be a date YYYY-MM-DD' })
@@ -102,33 +107,33 @@ export class RecurringTransferStatusDto {
   @ApiProperty({ enum: RECURRING_STATUSES })
   status: RecurringStatus;
 
-  @ApiPropertyOptional({ example: '2026-12-25', description: 'The next occurrence, while one is to come' })
+  @ApiPropertyOptional({ ...CALENDAR_DATE, example: '2026-12-25', description: 'The next occurrence, while one is to come' })
   next_transfer_date?: string;
 }
 
 export class RecurringTransferDto extends RecurringTransferStatusDto {
-  @ApiProperty({ example: '92501234567' })
+  @ApiProperty(ACCOUNT_NUMBER)
   account_number: string;
 
-  @ApiProperty({ example: 100.5 })
+  @ApiProperty(MONEY)
   amount: number;
 
-  @ApiProperty({ example: 'SEK' })
+  @ApiProperty(CURRENCY)
   currency: string;
 
   @ApiProperty({ enum: FREQUENCIES })
   frequency: Frequency;
 
-  @ApiProperty({ example: '2026-11-25', description: 'The first occurrence' })
+  @ApiProperty({ ...CALENDAR_DATE, description: 'The first occurrence' })
   transfer_date: string;
 
-  @ApiPropertyOptional({ example: '2027-12-31' })
+  @ApiPropertyOptional({ ...CALENDAR_DATE, example: '2027-12-31' })
   end_date?: string;
 
   @ApiProperty({ example: '5050-1055' })
   recipient_account_number: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Anna Svensson' })
   recipient_name?: string;
 }
 

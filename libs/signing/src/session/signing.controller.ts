@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '@app/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { CallerIp } from './caller-ip.decorator';
 import { CollectSigningResponseDto, ParticipantRequestDto, StartPhoneSigningDto, StartSigningResponseDto } from './signing.dto';
@@ -12,11 +12,17 @@ const IN_PROGRESS = {
   description: 'The rules of bank §7.2 / contract §11 (or participant already signed: INVALID_STATE)',
   message: 'An identification or signing for this personal number is already started. Please try again.',
 };
+const SIGNING_PROBLEMS = [
+  { status: 400, description: 'A missing or malformed field, e.g. participant_id not a UUID (VALIDATION_FAILED names it)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+  { status: 404, description: 'No participant with this id of this partner' },
+  413,
+];
 
 /** The partner signing interface (bank §4.4), under {partner_base_url} with and without /partner (contract §1). */
-@ApiTags('Signing')
+@ApiInterface(API_TAG.signing)
 @PartnerAuth()
-@ApiProblems(400, 401, 404)
+@ApiProblems(...SIGNING_PROBLEMS)
 @Controller(['signing/1.0', 'partner/signing/1.0'])
 export class SigningController {
   constructor(private readonly signing: SigningService) {}

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
+import { INSTANT } from '@app/common';
 import { CALL_INITIATORS, type CallInitiator } from '@app/eid';
 
 /** Bank §2.5 StartSigningRequest, CollectSigningRequest, CancelSigningRequest. */
@@ -21,7 +22,7 @@ export class StartSigningResponseDto {
   @ApiProperty({ format: 'uuid', description: 'Launch eid://autostarttoken=<autostart_token>&redirect=null' })
   autostart_token: string;
 
-  @ApiProperty({ example: 'eid.6c1e….0.4f2a…', description: 'Show as a QR code; a fresh one comes from collect' })
+  @ApiProperty({ example: 'eid.6c1e9f0a-2b7d-4c3e-8f5a-1d2b3c4d5e6f.0.4f2a9c…', description: 'Show as a QR code; a fresh one comes from collect' })
   qr_string: string;
 }
 
@@ -35,9 +36,9 @@ export class CollectSigningResponseDto {
   @ApiPropertyOptional({ description: 'For PENDING and FAILED', example: 'OUTSTANDING_TRANSACTION' })
   hint_code?: string;
 
-  @ApiPropertyOptional({ description: 'While the signing is outstanding (not for phone signings)' })
+  @ApiPropertyOptional({ example: 'eid.6c1e9f0a-2b7d-4c3e-8f5a-1d2b3c4d5e6f.3.9b1d2e…', description: 'While the signing is outstanding (not for phone signings)' })
   qr_string?: string;
 
-  @ApiPropertyOptional({ example: '2026-11-24T10:00:05+01:00', description: 'Only when COMPLETE; Stockholm offset, to the second' })
+  @ApiPropertyOptional({ ...INSTANT, example: '2026-11-24T10:00:05+01:00', description: 'Only when COMPLETE; Stockholm offset, to the second' })
   signed_at?: string;
 }
