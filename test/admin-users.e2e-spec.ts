@@ -130,6 +130,56 @@ describe('admin users and accounts (contract §4, §8)', () => {
     });
   });
 
+  describe('GET /admin/users', () => {
+    it('lists users in personal-number order with their settings and account counts (contract §8)', async () => {
+      const [a, b] = [newPersonalNumber(), newPersonalNumber()].sort();
+      await putUser(a, { name: 'Lista Ett', kyc_completed: true, eid_behaviour: 'MANUAL', credit_decision: 'APPROVED' }).expect(201);
+      await putUser(b, { name: 'Lista Två', kyc_completed: false }).expect(201);
+      await t.admin.post(`/admin/users/${a}/accounts`, { name: 'A', currency: 'SEK', balance: 1 }).expect(201);
+      await t.admin.post(`/admin/users/${a}/accounts`, { name: 'B', currency: 'EUR', balance: 2 }).expect(201);
+      const res = await t.admin.get('/admin/users?limit=500').expect(200);
+      const numbers = res.body.users.map((u: { personal_number: string }) => u.personal_number);
+      expect(numbers).toEqual([...numbers].sort());
+      expect(res.body.users.find((u: { personal_number: string }) => u.personal_number === a)).toEqual({
+        personal_number: a,
+        name: 'Lista Ett',
+        kyc_completed: true,
+        eid_behaviour: 'MANUAL',
+        busy_elsewhere: false,
+        credit_decision: 'APPROVED',
+        account_count: 2,
+      });
+      expect(res.body.users.find((u: { personal_number: string }) => u.personal_number === b)).toMatchObject({ account_count: 0, eid_behaviour: 'AUTO_COMPLETE' });
+    });
+
+    it('pages with limit and next_after until every user was listed once; the last page has no next_after', async () => {
+      for (let i = 0; i < 3; i++) await putUser(newPersonalNumber(), { name: `Sida ${i}`, kyc_completed: true }).expect(201);
+      const all = (await t.admin.get('/admin/users?limit=500').expect(200)).body.users.map((u: { personal_number: string }) => u.personal_number);
+      const paged: string[] = [];
+      let after: string | undefined;
+      for (let pages = 0; pages <= all.length; pages++) {
+        const res = await t.admin.get(`/admin/users?limit=2${after ? `&after=${after}` : ''}`).expect(200);
+        expect(res.body.users.length).toBeLessThanOrEqual(2);
+        paged.push(...res.body.users.map((u: { personal_number: string }) => u.personal_number));
+        after = res.body.next_after;
+        if (!after) break;
+        expect(after).toBe(paged[paged.length - 1]);
+      }
+      expect(paged).toEqual(all);
+    });
+
+    it.each([['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['after=1912', 'after']])(
+      'refuses %s with 400 naming the parameter (contract §2)',
+      async (query, field) => {
+        expectValidationFailed(await t.admin.get(`/admin/users?${query}`), field);
+      },
+    );
+
+    it('needs the admin key (contract §3)', async () => {
+      expectProblem(await t.http.get('/admin/users'), 401, 'UNAUTHORIZED');
+    });
+  });
+
   describe('GET /admin/users/{personal_number}', () => {
     it('answers 404 NOT_FOUND for an unknown valid personal number (contract §2)', async () => {
       expectProblem(await t.admin.get(`/admin/users/${newPersonalNumber()}`), 404, 'NOT_FOUND');

@@ -36,6 +36,16 @@ export class UserRepository {
     );
     return rows[0] ? toUser(rows[0]) : null;
   }
+
+  /** A page in personal-number order after `after` (keyset on the primary key: one index range scan). */
+  async listAfter(after: string | undefined, limit: number, manager: EntityManager = this.users.manager): Promise<SandboxUser[]> {
+    const rows: UserRow[] = await manager.query(
+      `SELECT personal_number, name, kyc_completed, eid_behaviour, busy_elsewhere, credit_decision
+         FROM sandbox_user WHERE personal_number > $1 ORDER BY personal_number LIMIT $2`,
+      [after ?? '', limit],
+    );
+    return rows.map(toUser);
+  }
 }
 
 interface UserRow {

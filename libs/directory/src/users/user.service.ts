@@ -29,6 +29,11 @@ export class UserService {
     return this.users.find(personalNumber, manager);
   }
 
+  /** Up to `limit` users in personal-number order, starting after `after` (a page of a listing). */
+  list(after: string | undefined, limit: number, manager?: EntityManager): Promise<SandboxUser[]> {
+    return this.users.listAfter(after, limit, manager);
+  }
+
   /** The user, or 404 NOT_FOUND. */
   async require(personalNumber: PersonalNumber, manager?: EntityManager): Promise<SandboxUser> {
     const user = await this.users.find(personalNumber, manager);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
@@ -13,7 +13,7 @@ import {
 } from '@app/common';
 import { AdminUsersService } from './admin-users.service';
 import { AccountDto } from '@app/savings';
-import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
+import { ListUsersQueryDto, OpenAccountDto, PutUserDto, UserListDto, UserResponseDto } from './user.dto';
 
 const PERSONAL_NUMBER_PARAM = {
   name: 'personal_number',
@@ -27,6 +27,17 @@ const PERSONAL_NUMBER_PARAM = {
 @Controller('admin/users')
 export class AdminUsersController {
   constructor(private readonly service: AdminUsersService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List sandbox users',
+    description: 'In personal-number order, a page at a time (`limit`, default 100, at most 500); `next_after` names the start of the next page.',
+  })
+  @ApiOkResponse({ type: UserListDto })
+  @ApiProblems(400)
+  listUsers(@Query() query: ListUsersQueryDto): Promise<UserListDto> {
+    return this.service.list(query);
+  }
 
   @Put(':personal_number')
   @ApiOperation({ summary: 'Create (201) or replace (200) a sandbox user', description: 'Contract §8. Omitted optional settings take their defaults.' })

@@ -4,8 +4,10 @@ import { UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import type { UserSettings } from '@app/directory';
 import { AccountDto, toAccountDto } from '@app/savings';
-import { OpenAccountDto, PutUserDto, UserResponseDto } from './user.dto';
-import { toUserResponse } from './user.mapper';
+import { type ListUsersQueryDto, OpenAccountDto, PutUserDto, UserListDto, UserResponseDto } from './user.dto';
+import { toUserResponse, toUserSummary } from './user.mapper';
+
+const DEFAULT_USERS_PAGE = 100;
 
 /** The admin use cases on users and their accounts (contract §8). */
 @Injectable()
@@ -23,6 +25,19 @@ export class AdminUsersService {
   async get(personalNumber: PersonalNumber): Promise<UserResponseDto> {
     const user = await this.users.require(personalNumber);
     return toUserResponse(user, await this.accounts.listOwnedBy(personalNumber));
+  }
+
+  /** One page of users in personal-number order, with their account counts (two indexed reads). */
+  async list(query: ListUsersQueryDto): Promise<UserListDto> {
+    const limit = query.limit ?? DEFAULT_USERS_PAGE;
+    // One more than asked tells whether another page follows.
+    const users = await this.users.list(query.after, limit + 1);
+    const page = users.slice(0, limit);
+    const counts = await this.accounts.countOwnedBy(page.map((user) => user.personalNumber));
+    return {
+      users: page.map((user) => toUserSummary(user, counts.get(user.personalNumber) ?? 0)),
+      ...(users.length > limit ? { next_after: page[page.length - 1].personalNumber } : {}),
+    };
   }
 
   async openAccount(personalNumber: PersonalNumber, dto: OpenAccountDto): Promise<AccountDto> {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_NUMBER, CURRENCY, MONEY, PERSONAL_NUMBER } from '@app/common';
-import { IsBoolean, IsIn, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
 import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
 import { AccountDto } from '@app/savings';
@@ -86,4 +87,54 @@ export class UserResponseDto {
 
   @ApiProperty({ type: [AccountDto] })
   accounts: AccountDto[];
+}
+
+export const MAX_USERS_PAGE = 500;
+
+/** GET /admin/users: one page in personal-number order. */
+export class ListUsersQueryDto {
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: MAX_USERS_PAGE, description: 'Users per page' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })
+  @Min(1, { message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })
+  @Max(MAX_USERS_PAGE, { message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ ...PERSONAL_NUMBER, description: 'Start after this personal number (12 digits): the `next_after` of the previous page' })
+  @IsOptional()
+  @Matches(/^\d{12}$/, { message: 'after must be a 12-digit personal number (the next_after of the previous page)' })
+  after?: string;
+}
+
+/** A user in a listing: the settings and how many accounts it has. */
+export class UserSummaryDto {
+  @ApiProperty(PERSONAL_NUMBER)
+  personal_number: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  kyc_completed: boolean;
+
+  @ApiProperty({ enum: EID_BEHAVIOURS })
+  eid_behaviour: EidBehaviour;
+
+  @ApiProperty()
+  busy_elsewhere: boolean;
+
+  @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Omitted when not set.' })
+  credit_decision?: CreditDecision;
+
+  @ApiProperty({ example: 2 })
+  account_count: number;
+}
+
+export class UserListDto {
+  @ApiProperty({ type: [UserSummaryDto] })
+  users: UserSummaryDto[];
+
+  @ApiPropertyOptional({ ...PERSONAL_NUMBER, example: '198112189876', description: 'More users follow: pass this as `after` for the next page. Omitted on the last page.' })
+  next_after?: string;
 }

@@ -73,6 +73,16 @@ export class AccountRepository {
     return rows.map(toAccount);
   }
 
+  /** How many accounts each of these owners has (account_owner_idx); owners without any are absent. */
+  async countOwnedBy(owners: readonly string[], manager: EntityManager = this.accounts.manager): Promise<Map<string, number>> {
+    if (owners.length === 0) return new Map();
+    const rows: Array<{ owner_personal_number: string; count: number }> = await manager.query(
+      `SELECT owner_personal_number, count(*)::int AS count FROM account WHERE owner_personal_number = ANY($1::bpchar[]) GROUP BY owner_personal_number`,
+      [owners],
+    );
+    return new Map(rows.map((row) => [row.owner_personal_number, Number(row.count)]));
+  }
+
   /** One account of an owner (another owner's is null: not leaked), with its available balance. */
   async findOwned(accountNumber: string, owner: string, today: string, manager: EntityManager = this.accounts.manager): Promise<Account | null> {
     const rows: AccountRow[] = await manager.query(`${WITH_AVAILABLE} WHERE a.account_number = $3 AND a.owner_personal_number = $1`, [

@@ -47,6 +47,12 @@ export class AccountService {
     return this.accounts.listOwnedBy(owner, stockholmToday(this.clock.now()), manager);
   }
 
+  /** The number of accounts of each owner (0 for owners without any). */
+  async countOwnedBy(owners: readonly string[], manager?: EntityManager): Promise<Map<string, number>> {
+    const counts = await this.accounts.countOwnedBy(owners, manager);
+    return new Map(owners.map((owner) => [owner, counts.get(owner) ?? 0]));
+  }
+
   /** The owner's account, or null for an unknown or another owner's account. */
   findOwned(accountNumber: string, owner: string): Promise<Account | null> {
     return this.accounts.findOwned(accountNumber, owner, stockholmToday(this.clock.now()));
