@@ -156,4 +156,136 @@ describe('eid simulator API (contract §4)', () => {
       expectValidationFailed(await t.http.get('/sandbox/eid/operations'), 'personal_number');
     });
   });
+
+  describe('GET /sandbox/eid/operations/{operation_id} and its QR image', () => {
+    it('shows an order as the app would: who asks, what kind, since when, status, person and time left (issue 9, contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      await t.admin.put(`/admin/users/${user}`, { name: 'Tolvan Tolvansson', kyc_completed: true, eid_behaviour: 'MANUAL' }).expect(200);
+      const { autoStartToken } = await tpp.pendingCode({ user });
+      const { operation_id } = (await open({ token: autoStartToken }).expect(200)).body;
+      await advance(12);
+      const res = await t.http.get(`/sandbox/eid/operations/${operation_id}`).expect(200);
+      expect(res.body).toEqual({
+        operation_id,
+        kind: 'authentication',
+        channel: 'app',
+        status: 'PENDING',
+        hint_code: 'USER_SIGN',
+        requested_by: expect.stringMatching(/^PSDSE-TEST-/),
+        personal_number: user,
+        user_name: 'Tolvan Tolvansson',
+        started_at: '2026-11-24T09:00:00.000Z',
+        seconds_since_start: 12,
+        seconds_left: 168,
+        activation_limit_seconds: 30,
+        qr_string: expect.stringMatching(/^eid\.[0-9a-f-]{36}\.12\.[0-9a-f]{64}$/),
+      });
+    });
+
+    it('applies the time rules when read: an order never opened is FAILED START_FAILED after 30 s (contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const phone = await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test Partner' });
+      await advance(30);
+      const res = await t.http.get(`/sandbox/eid/operations/${phone.id}`).expect(200);
+      expect(res.body).toMatchObject({ status: 'FAILED', hint_code: 'START_FAILED', channel: 'phone', call_initiator: 'RP', seconds_left: 0 });
+      expect(res.body).not.toHaveProperty('qr_string');
+      expect(res.body.finished_at).toBe('2026-11-24T09:00:30.000Z');
+    });
+
+    it('serves the current QR string as an SVG image that changes every second, 409 once closed (contract §4)', async () => {
+      const { pendingCode } = await manualAuthentication('QR_CODE');
+      const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
+      const { operation_id } = (await open({ token: qr_code }).expect(200)).body;
+      const first = await t.http.get(`/sandbox/eid/operations/${operation_id}/qr.svg`).buffer(true).expect(200);
+      expect(first.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(first.headers['cache-control']).toBe('no-store');
+      expect(String(first.body)).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      await advance(1);
+      const second = await t.http.get(`/sandbox/eid/operations/${operation_id}/qr.svg`).buffer(true).expect(200);
+      expect(String(second.body)).not.toBe(String(first.body));
+      await act(operation_id, 'complete').expect(204);
+      expectProblem(await t.http.get(`/sandbox/eid/operations/${operation_id}/qr.svg`), 409, 'INVALID_STATE');
+    });
+
+    it('an unknown operation is 404, a malformed id 400 naming operation_id (contract §2, §4)', async () => {
+      expectProblem(await t.http.get(`/sandbox/eid/operations/${UNKNOWN}`), 404, 'NOT_FOUND');
+      expectValidationFailed(await t.http.get('/sandbox/eid/operations/nope'), 'operation_id');
+      expectProblem(await t.http.get(`/sandbox/eid/operations/${UNKNOWN}/qr.svg`), 404, 'NOT_FOUND');
+    });
+  });
+
+  describe('POST /sandbox/eid/operations/{operation_id}/open with a personal number', () => {
+    it('chooses who authenticates; the token issued names that user (contract §4)', async () => {
+      const { autoStartToken, pendingCode } = await manualAuthentication();
+      const { operation_id } = (await open({ token: autoStartToken }).expect(200)).body;
+      const chosen = await newUser(t, { accounts: 1 });
+      await act(operation_id, 'open', { personal_number: chosen }).expect(204);
+      await act(operation_id, 'complete').expect(204);
+      expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'COMPLETE' });
+      const token = (await tpp.exchange(pendingCode).expect(200)).body.access_token;
+      const accounts = await t.http.get('/v2/accounts').set(tpp.headers({ Authorization: `Bearer ${token}` })).expect(200);
+      expect(accounts.body.accounts).toHaveLength(1);
+      expect(accounts.body.accounts[0].name).toBe('Konto 0');
+    });
+
+    it('refuses a person other than a signing\'s subject with 403, an unknown one with 400, and changes nothing (contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const phone = await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test Partner' });
+      expectProblem(await act(phone.id, 'open', { personal_number: await newUser(t) }), 403, 'FORBIDDEN');
+      expectValidationFailed(await act(phone.id, 'open', { personal_number: newPersonalNumber() }), 'personal_number');
+      expectValidationFailed(await act(phone.id, 'open', { personal_number: user, extra: 1 }), 'extra');
+      expect((await t.http.get(`/sandbox/eid/operations/${phone.id}`).expect(200)).body.status).toBe('INITIATED');
+      await act(phone.id, 'open', { personal_number: user }).expect(204);
+    });
+  });
+
+  describe('GET /sandbox/eid (the page)', () => {
+    it('serves an HTML page with a labelled form for tokens and for phone orders (issue 9, contract §4)', async () => {
+      const res = await t.http.get('/sandbox/eid').expect(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).toContain('<label for="token">');
+      expect(res.text).toContain('<input id="token"');
+      expect(res.text).toContain('<label for="personal-number">');
+      expect(res.text).toContain('<input id="personal-number"');
+    });
+
+    it('renders one order server-side, escaping what the TPP sent (issue 9)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const order = await t.get(EidOrderService).start({
+        kind: 'signing',
+        channel: 'phone',
+        callInitiator: 'USER',
+        personalNumber: user,
+        requestedBy: '<b>Partner</b> & Co',
+      });
+      const res = await t.http.get('/sandbox/eid').query({ operation_id: order.id }).expect(200);
+      expect(res.text).toContain('Signing asked by &lt;b&gt;Partner&lt;/b&gt; &amp; Co');
+      expect(res.text).not.toContain('<b>Partner</b>');
+      expect(res.text).toContain('data-action="confirm-call"');
+      expect(res.text).toContain('2026-11-24T10:00:00+01:00');
+    });
+
+    it('lists a person\'s phone orders with links to each (issue 9, contract §4)', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const order = await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test Partner' });
+      const res = await t.http.get('/sandbox/eid').query({ personal_number: user }).expect(200);
+      expect(res.text).toContain(`href="/sandbox/eid?operation_id=${order.id}"`);
+    });
+
+    it('shows an unknown order with 404 and a malformed personal number with 400 on the page (issue 9)', async () => {
+      const unknown = await t.http.get('/sandbox/eid').query({ operation_id: UNKNOWN }).expect(404);
+      expect(unknown.text).toMatch(/role="alert"><strong>404 NOT_FOUND<\/strong>/);
+      const malformed = await t.http.get('/sandbox/eid').query({ personal_number: '12' }).expect(400);
+      expect(malformed.text).toMatch(/<strong>400 VALIDATION_FAILED<\/strong>: personal_number/);
+      const notUuid = await t.http.get('/sandbox/eid').query({ operation_id: 'x' }).expect(400);
+      expect(notUuid.text).toContain('operation_id must be a UUID');
+    });
+
+    it('accepts the launch URI\'s query (autostarttoken, redirect) and refuses unknown parameters with 400 (contract §4)', async () => {
+      const { autoStartToken } = await manualAuthentication();
+      const res = await t.http.get('/sandbox/eid').query({ autostarttoken: autoStartToken, redirect: 'null' }).expect(200);
+      expect(res.text).toContain(`data-token-to-open="${autoStartToken}"`);
+      expectValidationFailed(await t.http.get('/sandbox/eid').query({ nonsense: 1 }), 'nonsense');
+    });
+  });
 });

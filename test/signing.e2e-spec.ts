@@ -1,33 +1,18 @@
-import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { type ParticipantSigned, ParticipantsService, SigningCompletions, SigningModule } from '@app/signing';
+import { ParticipantsService } from '@app/signing';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
+import { RecordingProcess, RecordingProcessModule } from './support/signing-process';
 import { createTestApp, TestApp } from './support/test-app';
 
 const IP_A = '198.51.100.1';
 const IP_B = '198.51.100.2';
 const MESSAGE = 'An identification or signing for this personal number is already started. Please try again.';
 const QR = /^eid\.[0-9a-f-]{36}\.\d+\.[0-9a-f]{64}$/;
-
-/** Records what the signing seam tells the owning process (contract: one seam, no mortgage internals). */
-@Injectable()
-class RecordingProcess implements OnModuleInit {
-  readonly signed: ParticipantSigned[] = [];
-  constructor(private readonly completions: SigningCompletions) {}
-  onModuleInit(): void {
-    this.completions.onParticipantSigned('test_process', async (event) => {
-      this.signed.push(event);
-    });
-  }
-}
-
-@Module({ imports: [SigningModule], providers: [RecordingProcess] })
-class RecordingProcessModule {}
 
 describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)', () => {
   let t: TestApp;

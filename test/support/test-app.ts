@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { configureHttp, SandboxClock } from '@app/common';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { AppModule } from '../../apps/api/src/app.module';
@@ -47,6 +48,8 @@ export interface TestApp {
   /** An admin request with the test key. */
   admin: AdminClient;
   get<T>(token: new (...args: never[]) => T): T;
+  /** Listens on 127.0.0.1 at a free port, for clients outside the process (a browser, curl); the base URL. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -80,6 +83,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logs: fileLogs,
     admin: adminClient(http),
     get: (token) => app.get(token),
+    listen: async () => {
+      await app.listen(0, '127.0.0.1');
+      const { port } = app.getHttpServer().address() as AddressInfo;
+      return `http://127.0.0.1:${port}`;
+    },
     close: async () => {
       await app.close();
       if (!options.db) await db.drop();

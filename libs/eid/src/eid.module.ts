@@ -6,6 +6,8 @@ import { EidOrderRepository } from './orders/eid-order.repository';
 import { EidOrderService } from './orders/eid-order.service';
 import { EidSimulatorController } from './simulator/eid-simulator.controller';
 import { EidSimulatorService } from './simulator/eid-simulator.service';
+import { EidSimulatorPageController } from './simulator/page/eid-simulator-page.controller';
+import { EidSimulatorPageService } from './simulator/page/eid-simulator-page.service';
 
 /**
  * The simulated identity service: orders, their time rules and behaviours, dynamic QR strings, the
@@ -13,8 +15,8 @@ import { EidSimulatorService } from './simulator/eid-simulator.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([EidOrderEntity])],
-  controllers: [EidSimulatorController],
-  providers: [EidOrderRepository, EidOrderService, EidSimulatorService, EidExpiryJob],
+  controllers: [EidSimulatorController, EidSimulatorPageController],
+  providers: [EidOrderRepository, EidOrderService, EidSimulatorService, EidSimulatorPageService, EidExpiryJob],
   exports: [EidOrderService],
 })
 export class EidModule {}

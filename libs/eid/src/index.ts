@@ -10,6 +10,7 @@ export {
 } from './eid-catalogue';
 export type { PendingHintCode, FailedHintCode, HintCode, EidBehaviour, FailEidBehaviour } from './eid-catalogue';
 export { EidUserDirectory } from './eid-user-directory';
+export type { EidUserCard } from './eid-user-directory';
 export { EidOrderService } from './orders/eid-order.service';
 export type { EidOrder } from './orders/eid-order';
 export { EID_ORDER_STATUSES, CALL_INITIATORS, ACTIVATION_LIMIT_S, ORDER_LIFETIME_S } from './orders/eid-order-status';

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type EidBehaviour, EidUserDirectory } from '@app/eid';
+import { type EidBehaviour, type EidUserCard, EidUserDirectory } from '@app/eid';
 import type { PersonalNumber } from '@app/common';
+import type { SandboxUser } from './sandbox-user';
 import { UserRepository } from './user.repository';
+
+const toCard = (user: SandboxUser): EidUserCard => ({
+  personalNumber: user.personalNumber,
+  name: user.name,
+  behaviour: user.eidBehaviour,
+});
 
 /** The directory's answer to the identity service: who exists and how their app behaves. */
 @Injectable()
@@ -11,6 +18,15 @@ export class EidUsersAdapter extends EidUserDirectory {
   }
 
   async behaviourOf(personalNumber: string): Promise<EidBehaviour | null> {
-    return (await this.users.find(personalNumber as PersonalNumber))?.eidBehaviour ?? null;
+    return (await this.describe(personalNumber))?.behaviour ?? null;
+  }
+
+  async describe(personalNumber: string): Promise<EidUserCard | null> {
+    const user = await this.users.find(personalNumber as PersonalNumber);
+    return user ? toCard(user) : null;
+  }
+
+  async list(limit: number): Promise<EidUserCard[]> {
+    return (await this.users.listAfter(undefined, limit)).map(toCard);
   }
 }

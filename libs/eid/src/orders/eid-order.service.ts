@@ -106,6 +106,7 @@ export class EidOrderService {
       channel: order.channel,
       callInitiator: order.callInitiator,
       personalNumber: order.personalNumber,
+      requestedBy: order.requestedBy,
       status: order.status,
       hintCode: order.hintCode,
       startedAt: order.startedAt,

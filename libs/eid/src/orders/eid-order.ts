@@ -8,6 +8,8 @@ export interface EidOrder {
   channel: EidChannel;
   callInitiator: CallInitiator | null;
   personalNumber: string;
+  /** Who asks: a TPP's organizationIdentifier or a partner's name. */
+  requestedBy: string;
   status: EidOrderStatus;
   /** Present for PENDING and FAILED orders. */
   hintCode: HintCode | null;

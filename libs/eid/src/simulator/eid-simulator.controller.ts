@@ -1,8 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, ApiProblems, Public, UuidPipe } from '@app/common';
 import { EidSimulatorService } from './eid-simulator.service';
-import { FailOrderDto, HintOrderDto, ListOperationsQueryDto, OpenedOrderDto, OpenOrderDto, OperationsDto } from './simulator.dto';
+import {
+  FailOrderDto,
+  HintOrderDto,
+  ListOperationsQueryDto,
+  OpenedOrderDto,
+  OpenOperationDto,
+  OpenOrderDto,
+  OperationsDto,
+  OperationViewDto,
+} from './simulator.dto';
 
 const OPERATION = new UuidPipe('operation_id');
 const OPERATION_PARAM = { name: 'operation_id', format: 'uuid', description: 'The order, from open or the listing' };
@@ -41,14 +51,48 @@ export class EidSimulatorController {
     return { operations: await this.simulator.listPhoneOrders(query.personal_number) };
   }
 
+  @Get('operations/:operation_id')
+  @ApiOperation({
+    summary: 'One order as the app shows it: who asks, what kind, since when, its status',
+    description: 'Reading applies the time rules of contract §4 (as the expiry job would) and nothing else.',
+  })
+  @ApiParam(OPERATION_PARAM)
+  @ApiOkResponse({ type: OperationViewDto })
+  @ApiProblems(400, 404)
+  viewOperation(@Param('operation_id', OPERATION) id: string): Promise<OperationViewDto> {
+    return this.simulator.view(id);
+  }
+
+  @Get('operations/:operation_id/qr.svg')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'The order\'s current dynamic QR code as an SVG image',
+    description: 'The QR string changes every second (contract §4); fetch it again each second while the order is open.',
+  })
+  @ApiParam(OPERATION_PARAM)
+  @ApiProduces('image/svg+xml')
+  @ApiOkResponse({ description: 'An SVG image of the current QR string', content: { 'image/svg+xml': { schema: { type: 'string' } } } })
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'A phone order (no QR code), or no longer open' })
+  async qrImage(@Param('operation_id', OPERATION) id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const svg = await this.simulator.qrImage(id);
+    res.type('image/svg+xml');
+    return svg;
+  }
+
   @Post('operations/:operation_id/open')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Pick up an order in the app (phone orders)' })
+  @ApiOperation({
+    summary: 'Open an order in the app (pick up a phone order; choose who authenticates)',
+    description:
+      'The app opens (hint USER_SIGN; USER_CALL_CONFIRM for a phone order whose call is not confirmed). ' +
+      'For an authentication, personal_number chooses who authenticates; for a signing it must be the subject (else 403).',
+  })
   @ApiParam(OPERATION_PARAM)
+  @ApiBody({ type: OpenOperationDto, required: false })
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN)
-  async openOperation(@Param('operation_id', OPERATION) id: string): Promise<void> {
-    await this.simulator.open(id);
+  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413)
+  async openOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: OpenOperationDto): Promise<void> {
+    await this.simulator.open(id, dto?.personal_number);
   }
 
   @Post('operations/:operation_id/complete')

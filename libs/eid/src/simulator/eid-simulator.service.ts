@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import QRCode from 'qrcode';
 import { Clock, PersonalNumberReader, ValidationFailed } from '@app/common';
 import type { FailedHintCode, PendingHintCode } from '../eid-catalogue';
-import { EidUserDirectory } from '../eid-user-directory';
-import { NotTheOrderSubject } from '../eid.errors';
+import { type EidUserCard, EidUserDirectory } from '../eid-user-directory';
+import { InvalidEidTransition, NotTheOrderSubject } from '../eid.errors';
 import { EidOrder } from '../orders/eid-order';
 import { EidOrderEntity } from '../orders/eid-order.entity';
-import { QR_ACCEPT_WINDOW_S } from '../orders/eid-order-status';
+import { ACTIVATION_LIMIT_S, isOpenStatus, ORDER_LIFETIME_S, QR_ACCEPT_WINDOW_S } from '../orders/eid-order-status';
 import { EidOrderRepository } from '../orders/eid-order.repository';
 import { EidOrderService } from '../orders/eid-order.service';
 import { parseQrString, qrCodeMatches } from '../orders/qr-string';
-import { OperationDto } from './simulator.dto';
+import { OperationDto, OperationViewDto } from './simulator.dto';
+
+/** How many sandbox users the simulator page offers in its user picker. */
+const USER_PICKER_SIZE = 200;
 
 /**
  * The stand-in for the identity app (contract §4). Capability-based: holding the autostart token or
@@ -54,8 +58,49 @@ export class EidSimulatorService {
       }));
   }
 
-  open(id: string): Promise<EidOrder> {
-    return this.act(id, (order, now) => order.open(now));
+  /** The app opens the order; for an authentication, `personalNumberText` chooses who authenticates. */
+  async open(id: string, personalNumberText?: string): Promise<EidOrder> {
+    const subject = personalNumberText === undefined ? undefined : await this.knownUser(personalNumberText);
+    return this.act(id, (order, now) => {
+      if (subject && order.kind === 'signing' && subject !== order.personalNumber) throw new NotTheOrderSubject();
+      order.open(now, order.kind === 'authentication' ? subject : undefined);
+    });
+  }
+
+  /** What the app shows of an order (time rules applied; nothing else changes). */
+  async view(id: string): Promise<OperationViewDto> {
+    const order = await this.orders.get(id);
+    const user = await this.users.describe(order.personalNumber);
+    const ageSeconds = Math.floor((this.clock.now().getTime() - order.startedAt.getTime()) / 1000);
+    return {
+      operation_id: order.id,
+      kind: order.kind,
+      channel: order.channel,
+      ...(order.callInitiator ? { call_initiator: order.callInitiator } : {}),
+      status: order.status,
+      ...(order.hintCode ? { hint_code: order.hintCode } : {}),
+      requested_by: order.requestedBy,
+      personal_number: order.personalNumber,
+      user_name: user?.name ?? null,
+      started_at: order.startedAt.toISOString(),
+      ...(order.finishedAt ? { finished_at: order.finishedAt.toISOString() } : {}),
+      seconds_since_start: ageSeconds,
+      seconds_left: isOpenStatus(order.status) ? Math.max(0, ORDER_LIFETIME_S - ageSeconds) : 0,
+      activation_limit_seconds: ACTIVATION_LIMIT_S,
+      ...(order.qrString ? { qr_string: order.qrString } : {}),
+    };
+  }
+
+  /** The order's current dynamic QR string as an SVG image (open app orders only, else 409). */
+  async qrImage(id: string): Promise<string> {
+    const order = await this.orders.get(id);
+    if (!order.qrString) throw new InvalidEidTransition(order.id, isOpenStatus(order.status) ? 'is a phone order: it has no QR code' : `is ${order.status}, no longer open`);
+    return QRCode.toString(order.qrString, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  }
+
+  /** Sandbox users for the page's user picker. */
+  pickableUsers(): Promise<EidUserCard[]> {
+    return this.users.list(USER_PICKER_SIZE);
   }
 
   complete(id: string): Promise<EidOrder> {

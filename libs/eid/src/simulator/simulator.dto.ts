@@ -2,7 +2,16 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { INSTANT, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { FAILED_HINT_CODES, type FailedHintCode, PENDING_HINT_CODES, type PendingHintCode } from '../eid-catalogue';
-import { EID_ORDER_KINDS, EID_ORDER_STATUSES, type EidOrderKind, type EidOrderStatus } from '../orders/eid-order-status';
+import {
+  CALL_INITIATORS,
+  type CallInitiator,
+  EID_CHANNELS,
+  EID_ORDER_KINDS,
+  EID_ORDER_STATUSES,
+  type EidChannel,
+  type EidOrderKind,
+  type EidOrderStatus,
+} from '../orders/eid-order-status';
 
 export class OpenOrderDto {
   @ApiProperty({ description: 'The autostart token, or a QR string at most 5 s old', example: 'eid.6c1e…' })
@@ -69,4 +78,62 @@ export class OperationDto {
 export class OperationsDto {
   @ApiProperty({ type: [OperationDto] })
   operations: OperationDto[];
+}
+
+export class OpenOperationDto {
+  @ApiPropertyOptional({
+    ...PERSONAL_NUMBER_INPUT,
+    description: 'Authentication: the user who authenticates (default: the user named at start). Signing: must be the order\'s subject.',
+  })
+  @IsOptional()
+  @IsString()
+  personal_number?: string;
+}
+
+/** One order as the simulator page shows it (contract §4: who asks, what kind, since when). */
+export class OperationViewDto {
+  @ApiProperty({ format: 'uuid' })
+  operation_id: string;
+
+  @ApiProperty({ enum: EID_ORDER_KINDS })
+  kind: EidOrderKind;
+
+  @ApiProperty({ enum: EID_CHANNELS, description: 'app: started by autostart token or QR code; phone: started during a call' })
+  channel: EidChannel;
+
+  @ApiPropertyOptional({ enum: CALL_INITIATORS, description: 'Phone orders: who made the call' })
+  call_initiator?: CallInitiator;
+
+  @ApiProperty({ enum: EID_ORDER_STATUSES, example: 'PENDING' })
+  status: EidOrderStatus;
+
+  @ApiPropertyOptional({ example: 'USER_SIGN', description: 'Present for PENDING and FAILED orders' })
+  hint_code?: string;
+
+  @ApiProperty({ description: 'Who asks: the TPP\'s organizationIdentifier or the partner\'s name', example: 'PSDSE-FINA-12345' })
+  requested_by: string;
+
+  @ApiProperty({ ...PERSONAL_NUMBER, description: 'Who authenticates or signs' })
+  personal_number: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Tolvan Tolvansson' })
+  user_name: string | null;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-24T09:00:00.000Z' })
+  started_at: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the order reached its final state' })
+  finished_at?: string;
+
+  @ApiProperty({ example: 12, description: 'Whole seconds since start, on the sandbox clock' })
+  seconds_since_start: number;
+
+  @ApiProperty({ example: 168, description: 'Seconds until the 3-minute limit (0 once the order is finished)' })
+  seconds_left: number;
+
+  @ApiProperty({ example: 30, description: 'The app must open the order within this many seconds of start' })
+  activation_limit_seconds: number;
+
+  @ApiPropertyOptional({ example: 'eid.6c1e….12.…', description: 'The current dynamic QR string (open app orders)' })
+  qr_string?: string;
 }
