@@ -1,0 +1,141 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bearer, Psd2Client, certificate } from './support/psd2';
+import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
+
+/**
+ * README "Your first hour as a TPP" (issue 9): the one ```sh block between the first-hour markers is
+ * run as written, with bash, curl and jq, against a sandbox listening on a real port.
+ */
+const README = join(process.cwd(), 'README.md');
+const BEGIN = '<!-- first-hour:begin -->';
+const END = '<!-- first-hour:end -->';
+
+/** The walkthrough: the text of the one fenced sh block between the markers. */
+function walkthrough(): string {
+  const readme = readFileSync(README, 'utf8');
+  const begin = readme.indexOf(BEGIN);
+  const end = readme.indexOf(END);
+  if (begin < 0 || end < begin || readme.indexOf(BEGIN, begin + 1) >= 0) {
+    throw new Error(`README.md must hold exactly one walkthrough between ${BEGIN} and ${END}`);
+  }
+  const fenced = /^\s*```sh\n([\s\S]*?)\n```\s*$/.exec(readme.slice(begin + BEGIN.length, end));
+  if (!fenced || fenced[1].includes('```')) throw new Error(`The walkthrough between ${BEGIN} and ${END} must be one fenced \`\`\`sh block`);
+  return fenced[1];
+}
+
+/** Runs a script with `bash -euo pipefail`, as a reader would with the walkthrough saved to a file. */
+function runBash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // A small environment: no proxy settings of the machine may route curl's 127.0.0.1 calls elsewhere.
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** One stdout line: JSON when it is JSON, else the text. */
+const parseLine = (line: string): unknown => (/^[[{]/.test(line) ? JSON.parse(line) : line);
+
+describe('README: your first hour as a TPP (issue 9)', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    baseUrl = await t.listen();
+  });
+  afterAll(() => t.close());
+
+  it("the README's first-hour walkthrough runs as written against the sandbox (issue 9)", async () => {
+    const missing = ['curl', 'jq'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
+    if (missing.length > 0) {
+      throw new Error(`The README walkthrough needs ${missing.join(' and ')} on PATH (CI installs them: apt-get install curl jq)`);
+    }
+    const script = walkthrough();
+    const psu = /^PSU=(\d{12})\b/m.exec(script)?.[1];
+    expect(psu).toBeDefined();
+
+    const run = await runBash(script, { SANDBOX: baseUrl, ADMIN_KEY });
+    // On a failure the received value shows how far the walkthrough came (stdout) and why (stderr).
+    expect(run).toEqual({ code: 0, stderr: '', stdout: expect.any(String) });
+
+    const lines = run.stdout.trimEnd().split('\n').map(parseLine);
+    const account = { account_number: expect.stringMatching(/^\d{11}$/), name: 'Lönekonto', currency: 'SEK', balance: 25000, available_balance: 25000 };
+    expect(lines).toEqual([
+      [account], // 1. the seeded user's account
+      expect.stringMatching(/^eid:\/\/autostarttoken=[0-9a-f-]{36}&redirect=null$/), // 3. the launch URI
+      'eid_auth_status: COMPLETE', // 4. AUTO_COMPLETE: the first status call
+      { token_type: 'bearer', expires_in: 300, scope: 'AIS PIS', refresh_token_expires_in: 15552000 }, // 5. authorize tokens
+      { accounts: [account] }, // 6. AIS
+      { reference_id: expect.any(String), status: 'AWAITING_SIGNATURE' }, // 7. PIS
+      'signing status: COMPLETE', // 8. the first collect
+      { reference_id: expect.any(String), status: 'SIGNED' }, // 9. the transfer's status
+      { now: expect.any(String), frozen: false }, // 10. the clock moved on
+      {
+        type: 'about:blank',
+        title: 'Unauthorized',
+        status: 401,
+        instance: '/v2/accounts',
+        reason: { code: 'UNAUTHORIZED', message: expect.stringContaining('expired') },
+      },
+      'HTTP 401',
+      { expires_in: 300, scope: 'AIS' }, // 11. refresh
+      { now: expect.any(String), frozen: false }, // 12. real time again
+    ]);
+    const [seeded] = lines[0] as Array<{ account_number: string }>;
+    const ordered = lines[5] as { reference_id: string };
+    expect(lines[7]).toEqual({ reference_id: ordered.reference_id, status: 'SIGNED' });
+    // Past the 5-minute token, from the clock pinned at BASE_TIME when the app started.
+    const moved = (Date.parse((lines[8] as { now: string }).now) - Date.parse(BASE_TIME)) / 1000;
+    expect(moved).toBeGreaterThanOrEqual(301);
+    expect(moved).toBeLessThan(301 + 90);
+
+    // The final state, through the API: the clock is back on real time ...
+    const clock = await t.admin.get('/admin/clock').expect(200);
+    expect(clock.body.frozen).toBe(false);
+    expect(Math.abs(Date.parse(clock.body.now) - Date.now())).toBeLessThan(5_000);
+
+    // The rest is read on the sandbox day of the walkthrough, not on the day the suite runs (real
+    // time may be in a downtime window of bank §8, or past the transfer's date).
+    await t.admin.put('/admin/clock', { now: BASE_TIME }).expect(200);
+
+    // ... the user is as seeded, with the transfer not yet executed ...
+    const user = await t.admin.get(`/admin/users/${psu}`).expect(200);
+    expect(user.body).toMatchObject({ eid_behaviour: 'AUTO_COMPLETE', kyc_completed: true, accounts: [{ ...account, account_number: seeded.account_number }] });
+
+    // ... and the transfer exists, SIGNED, dated the day after the sandbox day it was ordered on,
+    // as the same TPP (the certificate's organization id) sees it with a new token.
+    const organizationId = /organization_id=([A-Z0-9-]+)/.exec(script)?.[1];
+    expect(organizationId).toBeDefined();
+    const tpp = new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], organizationId));
+    const token = (await tpp.tokens({ user: psu })).access_token;
+    const transfers = await t.http.get(`/v2/accounts/${seeded.account_number}/transfers`).set(bearer(tpp, token)).expect(200);
+    expect(transfers.body.transfers).toEqual([
+      expect.objectContaining({
+        reference_id: ordered.reference_id,
+        status: 'SIGNED',
+        amount: 100.5,
+        currency: 'SEK',
+        transfer_date: '2026-11-25',
+        recipient_account_number: '5050-1055',
+        recipient_name: 'Anna Svensson',
+      }),
+    ]);
+    await t.http
+      .get(`/psd2/savings/3.0/accounts/${seeded.account_number}/transfers/${ordered.reference_id}/status`)
+      .set(bearer(tpp, token))
+      .expect(200, { reference_id: ordered.reference_id, status: 'SIGNED' });
+  }, 120_000);
+});
