@@ -35,6 +35,6 @@ import { AdminUsersService } from './users/admin-users.service';
     MaintenanceWindowsController,
   ],
   providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate],
-  exports: [SeedService],
+  exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

@@ -1,7 +1,16 @@
 import { Command, CommanderError } from 'commander';
+import { addTransportOptions } from './admin-transport';
 import { certCommand } from './cert.command';
 import type { CliIo } from './cli-io';
+import { clockCommands } from './clock.command';
 import { seedCommand } from './seed.command';
+import { usersCommands } from './users.command';
+
+const TRANSPORT_HELP = `
+Without --url (or SANDBOX_URL) the command opens the database of the environment (DATABASE_URL, else
+the embedded database in DATA_DIR, default ./.data) and works while the sandbox is stopped. The
+embedded database belongs to one process: while the sandbox runs on it, use --url with the admin key
+(--admin-key or ADMIN_API_KEY).`;
 
 /** `npm run cli -- <command>`: every command of the sandbox's command line. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -10,14 +19,35 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .name('npm run cli --')
     .description('Command line of the bank-API sandbox')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
+    .showSuggestionAfterError()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  npm run cli -- seed fixture.json
+  npm run cli -- cert --roles PSP_AI,PSP_PI --organization-id PSDSE-FINA-12345
+  npm run cli -- clock advance 30m --url http://localhost:3000
+  npm run cli -- users list
+  npm run cli -- <command> --help`,
+    );
 
-  program
-    .command('seed')
-    .description('Load a fixture file (users with accounts, partners, TPP settings): the format of POST /admin/seed')
-    .argument('<file>', 'JSON fixture file')
-    .option('--url <base-url>', 'post it to a running sandbox instead of opening the database')
-    .option('--admin-key <key>', 'admin key for --url (default: ADMIN_API_KEY)')
+  addTransportOptions(
+    program
+      .command('seed')
+      .description('Load a fixture file (users with accounts, partners, TPP settings), all or nothing: the format of POST /admin/seed')
+      .argument('<file>', 'JSON fixture file'),
+  )
+    .addHelpText(
+      'after',
+      `
+Progress goes to stderr ("users 120/500"), the summary and new partner keys to stdout.
+${TRANSPORT_HELP}
+
+Examples:
+  npm run cli -- seed fixture.json
+  npm run cli -- seed fixture.json --url http://localhost:3000 --admin-key local-admin-key-0123`,
+    )
     .action(async (file: string, options: { url?: string; adminKey?: string }) => {
       exitCode = await seedCommand(file, options, io);
     });
@@ -29,14 +59,150 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--organization-id <id>', 'organizationIdentifier of the TPP', 'PSDSE-SANDBOX-00000001')
     .option('--pem', 'print PEM instead of Base64 DER')
     .option('--out <file>', 'write to a file instead of standard output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  npm run cli -- cert --roles PSP_AI,PSP_PI --organization-id PSDSE-FINA-12345
+  npm run cli -- cert --roles PSP_AI --pem --out tpp.pem
+  CERT=$(npm run -s cli -- cert --roles PSP_AI,PSP_PI)     # then -H "X-PSD2-CLIENT-TEST-CERT: $CERT"`,
+    )
     .action(async (options: { roles: string; organizationId: string; pem?: boolean; out?: string }) => {
       exitCode = await certCommand(options, io);
+    });
+
+  const clock = program
+    .command('clock')
+    .description('Show, set, advance or reset the sandbox clock that every time rule reads (contract §6)')
+    .addHelpText(
+      'after',
+      `
+The clock is kept in the database: every instance sees a change within a second.
+${TRANSPORT_HELP}
+
+Examples:
+  npm run cli -- clock show
+  npm run cli -- clock set 2026-11-24T10:00:00+01:00 --frozen
+  npm run cli -- clock advance 30m --url http://localhost:3000
+  npm run cli -- clock reset`,
+    );
+  const clockOutput = (command: Command) => addTransportOptions(command.option('--json', 'print the clock as JSON: {"now","frozen"}'));
+
+  clockOutput(clock.command('show').description('Print the sandbox time and whether it is frozen'))
+    .addHelpText('after', '\nPrints "<ISO time> frozen|running".\n\nExamples:\n  npm run cli -- clock show\n  npm run cli -- clock show --json --url http://localhost:3000')
+    .action(async (options) => {
+      exitCode = await clockCommands.show(options, io);
+    });
+
+  clockOutput(
+    clock
+      .command('set')
+      .description('Set the sandbox time; it runs on from there, or stands still with --frozen')
+      .argument('<iso-time>', 'ISO 8601 with a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00')
+      .option('--frozen', 'time stands still until moved'),
+  )
+    .addHelpText('after', '\nExamples:\n  npm run cli -- clock set 2026-11-24T10:00:00+01:00\n  npm run cli -- clock set 2026-12-24T09:00:00Z --frozen')
+    .action(async (now: string, options) => {
+      exitCode = await clockCommands.set(now, options, io);
+    });
+
+  clockOutput(
+    clock
+      .command('advance')
+      .description('Move the sandbox clock forward (a frozen clock stays frozen)')
+      .argument('<duration>', 'seconds (90) or with units s, m, h, d, w: 90s, 30m, 2h, 1d, 1h30m'),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  npm run cli -- clock advance 180          # 180 seconds: an eid order expires\n  npm run cli -- clock advance 30m          # a PSD2 access token expires\n  npm run cli -- clock advance 1d',
+    )
+    .action(async (duration: string, options) => {
+      exitCode = await clockCommands.advance(duration, options, io);
+    });
+
+  clockOutput(clock.command('reset').description('Return the sandbox clock to real time'))
+    .addHelpText('after', '\nExample:\n  npm run cli -- clock reset')
+    .action(async (options) => {
+      exitCode = await clockCommands.reset(options, io);
+    });
+
+  const users = program
+    .command('users')
+    .description('List, show, create or replace sandbox users (PSUs) and open their accounts (contract §4, §8)')
+    .addHelpText(
+      'after',
+      `
+Users are known by personal number: YYYYMMDDNNNC, or YYMMDD-NNNC / YYMMDD+NNNC. The admin API has no
+deletion: replace a user with "users put" instead.
+${TRANSPORT_HELP}
+
+Examples:
+  npm run cli -- users list
+  npm run cli -- users show 191212121212
+  npm run cli -- users put 199001011239 --name "Anna Andersson" --eid MANUAL
+  npm run cli -- users open-account 199001011239 --name Lönekonto --currency SEK --balance 25000`,
+    );
+  const usersOutput = (command: Command) => addTransportOptions(command.option('--json', 'print the answer of the admin API as JSON'));
+
+  usersOutput(
+    users
+      .command('list')
+      .description('List users in personal-number order, with eid behaviour, KYC and number of accounts')
+      .option('--limit <n>', 'users per page, 1 to 500 (default 100)')
+      .option('--after <personal-number>', 'start after this personal number (the next page)'),
+  )
+    .addHelpText('after', '\nExamples:\n  npm run cli -- users list\n  npm run cli -- users list --limit 500 --after 199001011239\n  npm run cli -- users list --json --url http://localhost:3000')
+    .action(async (options) => {
+      exitCode = await usersCommands.list(options, io);
+    });
+
+  usersOutput(users.command('show').description('Show a user with its settings and accounts').argument('<personal-number>'))
+    .addHelpText('after', '\nExamples:\n  npm run cli -- users show 191212121212\n  npm run cli -- users show 121212-1212 --json')
+    .action(async (personalNumber: string, options) => {
+      exitCode = await usersCommands.show(personalNumber, options, io);
+    });
+
+  usersOutput(
+    users
+      .command('put')
+      .alias('add')
+      .description('Create or replace a user (PUT semantics: settings not given take their defaults)')
+      .argument('<personal-number>')
+      .requiredOption('--name <name>', 'the name shown in the eid app')
+      .option('--no-kyc', 'the user has not answered the know-your-customer questions (default: answered)')
+      .option('--eid <behaviour>', 'AUTO_COMPLETE (default), MANUAL, NO_RESPONSE, COLLECT_ERROR or FAIL:<hint>, e.g. FAIL:USER_CANCEL')
+      .option('--busy-elsewhere', 'the user has a signing open with another bank: partner signing starts are 409')
+      .option('--credit-decision <decision>', 'force mortgage credit decisions: APPROVED or REJECTED'),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  npm run cli -- users put 199001011239 --name "Anna Andersson"\n  npm run cli -- users add 199001011239 --name "Anna Andersson" --eid FAIL:USER_CANCEL --no-kyc\n  npm run cli -- users put 199001011239 --name "Anna Andersson" --credit-decision REJECTED --url http://localhost:3000',
+    )
+    .action(async (personalNumber: string, options) => {
+      exitCode = await usersCommands.put(personalNumber, options, io);
+    });
+
+  usersOutput(
+    users
+      .command('open-account')
+      .description('Open an account for a user (a valid account number is made when none is given)')
+      .argument('<personal-number>')
+      .requiredOption('--name <name>', 'account name, e.g. Lönekonto')
+      .requiredOption('--currency <code>', 'ISO 4217 code, e.g. SEK')
+      .requiredOption('--balance <amount>', 'at most two decimals, e.g. 25000.50')
+      .option('--account-number <digits>', 'clearing and account number, 8 to 15 digits'),
+  )
+    .addHelpText('after', '\nExamples:\n  npm run cli -- users open-account 199001011239 --name Lönekonto --currency SEK --balance 25000\n  npm run cli -- users open-account 199001011239 --name Sparkonto --currency SEK --balance 0 --account-number 92500000019')
+    .action(async (personalNumber: string, options) => {
+      exitCode = await usersCommands.openAccount(personalNumber, options, io);
     });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Help asked for is 0; a usage error (unknown command or option, missing argument) is 2, as is
+    // bad input to a command.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     throw error;
   }
   return exitCode;

@@ -9,6 +9,15 @@ import { toOpenAccount, toUserSettings } from '../users/admin-users.service';
 import { toAccountDto } from '@app/savings';
 import { SeededUserDto, SeedFixtureDto, SeedResultDto, SeedUserDto } from './seed.dto';
 
+/** How far a fixture load has come: after each item of each part of the fixture. */
+export interface SeedProgress {
+  part: 'users' | 'partners' | 'tpps';
+  done: number;
+  total: number;
+}
+
+export type SeedProgressListener = (progress: SeedProgress) => void;
+
 /** Loads a fixture (contract §8) in one transaction: a bad item anywhere leaves nothing behind. */
 @Injectable()
 export class SeedService {
@@ -21,7 +30,8 @@ export class SeedService {
     private readonly tpps: TppRegistry,
   ) {}
 
-  load(fixture: SeedFixtureDto): Promise<SeedResultDto> {
+  /** `onProgress` hears of every item written (the command line prints it; nothing is committed until the end). */
+  load(fixture: SeedFixtureDto, onProgress: SeedProgressListener = () => undefined): Promise<SeedResultDto> {
     // Read every personal number before writing anything, so bad input writes nothing.
     const users = (fixture.users ?? []).map((user, i) => ({
       user,
@@ -32,16 +42,21 @@ export class SeedService {
       const seededUsers: SeededUserDto[] = [];
       for (const [i, { user, personalNumber }] of users.entries()) {
         seededUsers.push(await this.seedUser(personalNumber, user, openings[i], manager));
+        onProgress({ part: 'users', done: i + 1, total: users.length });
       }
       const partners = [];
-      for (const p of fixture.partners ?? []) {
+      const partnerItems = fixture.partners ?? [];
+      for (const p of partnerItems) {
         const issued = p.api_key ? await this.partners.ensure(p.name, p.api_key, manager) : await this.partners.register(p.name, undefined, manager);
         partners.push(toPartnerCreated(issued));
+        onProgress({ part: 'partners', done: partners.length, total: partnerItems.length });
       }
       const tpps = [];
-      for (const t of fixture.tpps ?? []) {
+      const tppItems = fixture.tpps ?? [];
+      for (const t of tppItems) {
         const tpp = await this.tpps.configure(t.organization_id, { nonAuthenticatedTokenLifetimeS: t.non_authenticated_token_lifetime_s }, manager);
         tpps.push({ organization_id: tpp.identifier, non_authenticated_token_lifetime_s: tpp.nonAuthenticatedTokenLifetimeS });
+        onProgress({ part: 'tpps', done: tpps.length, total: tppItems.length });
       }
       return { users: seededUsers, partners, tpps };
     });

@@ -1,0 +1,148 @@
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DataDirLocked, DomainError, PersonalNumberReader, StrictValidationPipe, toProblem } from '@app/common';
+import {
+  AdminClockService,
+  AdminUsersService,
+  AdvanceClockDto,
+  type ClockResponseDto,
+  ListUsersQueryDto,
+  OpenAccountDto,
+  PutUserDto,
+  SeedFixtureDto,
+  type SeedResultDto,
+  SeedService,
+  SetClockDto,
+  type UserListDto,
+  type UserResponseDto,
+} from '@app/sandbox';
+import type { AccountDto } from '@app/savings';
+import { AppModule } from '../app.module';
+import { type AdminClient, AdminRequestFailed, describeFixture, type ProgressReporter } from './admin-client';
+import type { CliIo } from './cli-io';
+
+/**
+ * The database of the environment (DATABASE_URL, else the embedded database under DATA_DIR), through
+ * the services the /admin routes call, after the same validation. Opened at the first call that
+ * needs it, so input refused by validation never opens it. No jobs run and the demo set is not
+ * seeded (the service does that when it starts).
+ */
+export class DatabaseAdminClient implements AdminClient {
+  readonly target: string;
+  private app: INestApplicationContext | null = null;
+
+  constructor(private readonly io: CliIo) {
+    this.target = io.env.DATABASE_URL ? 'the database at DATABASE_URL' : `the embedded database in ${io.env.DATA_DIR || './.data'}`;
+  }
+
+  readClock(): Promise<ClockResponseDto> {
+    return this.use(AdminClockService, (clock) => clock.read());
+  }
+
+  async setClock(body: { now: string; frozen: boolean }): Promise<ClockResponseDto> {
+    const dto = await validBody(SetClockDto, body);
+    return this.use(AdminClockService, (clock) => clock.set(dto.now, dto.frozen ?? false));
+  }
+
+  async advanceClock(body: { seconds: number }): Promise<ClockResponseDto> {
+    const dto = await validBody(AdvanceClockDto, body);
+    return this.use(AdminClockService, (clock) => clock.advance(dto.seconds));
+  }
+
+  resetClock(): Promise<ClockResponseDto> {
+    return this.use(AdminClockService, (clock) => clock.reset());
+  }
+
+  async listUsers(query: { limit?: string; after?: string }): Promise<UserListDto> {
+    const dto = await valid(ListUsersQueryDto, query, 'query');
+    return this.use(AdminUsersService, (users) => users.list(dto));
+  }
+
+  getUser(personalNumber: string): Promise<UserResponseDto> {
+    return this.use(AdminUsersService, async (users) => users.get(await this.personalNumber(personalNumber)));
+  }
+
+  async putUser(personalNumber: string, body: Record<string, unknown>): Promise<{ user: UserResponseDto; created: boolean }> {
+    const dto = await validBody(PutUserDto, body);
+    return this.use(AdminUsersService, async (users) => users.put(await this.personalNumber(personalNumber), dto));
+  }
+
+  async openAccount(personalNumber: string, body: Record<string, unknown>): Promise<AccountDto> {
+    const dto = await validBody(OpenAccountDto, body);
+    return this.use(AdminUsersService, async (users) => users.openAccount(await this.personalNumber(personalNumber), dto));
+  }
+
+  async seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto> {
+    const dto = await validBody(SeedFixtureDto, fixture);
+    progress.note(`Loading ${describeFixture(fixture)} into ${this.target}…`);
+    return this.use(SeedService, (seed) => seed.load(dto, (step) => progress.step(step)));
+  }
+
+  async close(): Promise<void> {
+    await this.app?.close();
+    this.app = null;
+  }
+
+  private async personalNumber(text: string) {
+    return (await this.context()).get(PersonalNumberReader).read(text);
+  }
+
+  /** Runs a use case of `service`; its failures become the refusal the route would answer. */
+  private async use<S, T>(service: Type<S>, work: (instance: S) => Promise<T>): Promise<T> {
+    const app = await this.context();
+    try {
+      return await work(app.get(service));
+    } catch (error) {
+      throw refusal(error);
+    }
+  }
+
+  private async context(): Promise<INestApplicationContext> {
+    if (this.app) return this.app;
+    const env = { ...this.io.env, SEED_DEMO: 'off', JOBS_INTERVAL_MS: '0', LOG_LEVEL: this.io.env.LOG_LEVEL ?? 'warn' };
+    // Log lines go to stderr: stdout is the command's answer.
+    const logDestination = { write: (line: string) => this.io.err(line) };
+    try {
+      // No Nest console logger: a failure to open is reported below in one line, not as a stack trace.
+      this.app = await NestFactory.createApplicationContext(AppModule.forRoot({ env, logDestination }), { logger: false, abortOnError: false });
+    } catch (error) {
+      if (findCause(error, DataDirLocked)) {
+        throw new AdminRequestFailed(
+          503,
+          'DATA_DIR_LOCKED',
+          `${findCause(error, DataDirLocked)!.message} Is the sandbox running on it? Then use --url http://localhost:3000 (with --admin-key or ADMIN_API_KEY), or stop it first.`,
+        );
+      }
+      throw new AdminRequestFailed(503, 'DATABASE_UNAVAILABLE', `Cannot open ${this.target}: ${(error as Error).message}`);
+    }
+    return this.app;
+  }
+}
+
+/** The body as the route's validation pipe reads it; bad input is a 400 naming the field. */
+function validBody<T>(metatype: Type<T>, value: unknown): Promise<T> {
+  return valid(metatype, value, 'body');
+}
+
+async function valid<T>(metatype: Type<T>, value: unknown, type: 'body' | 'query'): Promise<T> {
+  try {
+    return (await new StrictValidationPipe().transform(value, { type, metatype })) as T;
+  } catch (error) {
+    throw refusal(error);
+  }
+}
+
+/** A service's failure as the refusal its route would answer (an unexpected one keeps its message: this is the operator's own machine). */
+function refusal(error: unknown): Error {
+  if (error instanceof AdminRequestFailed) return error;
+  const problem = toProblem(error);
+  if (error instanceof DomainError || problem.status < 500) return new AdminRequestFailed(problem.status, problem.code, `${problem.code}: ${problem.message}`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function findCause<E extends Error>(error: unknown, type: abstract new (...args: never[]) => E): E | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof type || (e as Error).name === type.name) return e as E;
+  }
+  return undefined;
+}
