@@ -13,13 +13,8 @@ import {
   type EidOrderStatus,
 } from '../orders/eid-order-status';
 
-export class OpenOrderDto {
-  @ApiProperty({ description: 'The autostart token, or a QR string at most 5 s old', example: 'eid.6c1e…' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  token: string;
-
+/** POST /sandbox/eid/operations/{id}/open: who authenticates, optionally. */
+export class OpenOperationDto {
   @ApiPropertyOptional({
     ...PERSONAL_NUMBER_INPUT,
     description: 'Authentication: the user who authenticates (default: the user named at start). Signing: must be the order\'s subject.',
@@ -27,6 +22,15 @@ export class OpenOrderDto {
   @IsOptional()
   @IsString()
   personal_number?: string;
+}
+
+/** POST /sandbox/eid/open: the order by its token, and optionally who authenticates. */
+export class OpenOrderDto extends OpenOperationDto {
+  @ApiProperty({ description: 'The autostart token, or a QR string at most 5 s old', example: 'eid.6c1e…' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  token: string;
 }
 
 export class OpenedOrderDto {
@@ -58,17 +62,9 @@ export class ListOperationsQueryDto {
   personal_number: string;
 }
 
-export class OperationDto {
-  @ApiProperty({ format: 'uuid' })
-  operation_id: string;
-
-  @ApiProperty({ enum: EID_ORDER_KINDS })
-  kind: EidOrderKind;
-
-  @ApiProperty({ enum: EID_ORDER_STATUSES })
-  status: EidOrderStatus;
-
-  @ApiPropertyOptional({ description: 'Omitted while a phone order is INITIATED' })
+/** An order in a listing: what it is, its status and since when. */
+export class OperationDto extends OpenedOrderDto {
+  @ApiPropertyOptional({ example: 'USER_SIGN', description: 'Present for PENDING and FAILED orders (omitted while a phone order is INITIATED)' })
   hint_code?: string;
 
   @ApiProperty({ ...INSTANT, example: '2026-11-24T09:00:00.000Z', description: 'UTC' })
@@ -80,35 +76,13 @@ export class OperationsDto {
   operations: OperationDto[];
 }
 
-export class OpenOperationDto {
-  @ApiPropertyOptional({
-    ...PERSONAL_NUMBER_INPUT,
-    description: 'Authentication: the user who authenticates (default: the user named at start). Signing: must be the order\'s subject.',
-  })
-  @IsOptional()
-  @IsString()
-  personal_number?: string;
-}
-
 /** One order as the simulator page shows it (contract §4: who asks, what kind, since when). */
-export class OperationViewDto {
-  @ApiProperty({ format: 'uuid' })
-  operation_id: string;
-
-  @ApiProperty({ enum: EID_ORDER_KINDS })
-  kind: EidOrderKind;
-
+export class OperationViewDto extends OperationDto {
   @ApiProperty({ enum: EID_CHANNELS, description: 'app: started by autostart token or QR code; phone: started during a call' })
   channel: EidChannel;
 
   @ApiPropertyOptional({ enum: CALL_INITIATORS, description: 'Phone orders: who made the call' })
   call_initiator?: CallInitiator;
-
-  @ApiProperty({ enum: EID_ORDER_STATUSES, example: 'PENDING' })
-  status: EidOrderStatus;
-
-  @ApiPropertyOptional({ example: 'USER_SIGN', description: 'Present for PENDING and FAILED orders' })
-  hint_code?: string;
 
   @ApiProperty({ description: 'Who asks: the TPP\'s organizationIdentifier or the partner\'s name', example: 'PSDSE-FINA-12345' })
   requested_by: string;
@@ -119,10 +93,7 @@ export class OperationViewDto {
   @ApiProperty({ type: String, nullable: true, example: 'Tolvan Tolvansson' })
   user_name: string | null;
 
-  @ApiProperty({ format: 'date-time', example: '2026-11-24T09:00:00.000Z' })
-  started_at: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the order reached its final state' })
+  @ApiPropertyOptional({ ...INSTANT, description: 'When the order reached its final state (UTC)' })
   finished_at?: string;
 
   @ApiProperty({ example: 12, description: 'Whole seconds since start, on the sandbox clock' })

@@ -66,7 +66,8 @@ export class OpenAccountDto {
   account_number?: string;
 }
 
-export class UserResponseDto {
+/** A user's settings as the admin API answers them (contract §4). */
+export class UserSettingsDto {
   @ApiProperty(PERSONAL_NUMBER)
   personal_number: string;
 
@@ -84,7 +85,9 @@ export class UserResponseDto {
 
   @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Omitted when not set.' })
   credit_decision?: CreditDecision;
+}
 
+export class UserResponseDto extends UserSettingsDto {
   @ApiProperty({ type: [AccountDto] })
   accounts: AccountDto[];
 }
@@ -108,25 +111,7 @@ export class ListUsersQueryDto {
 }
 
 /** A user in a listing: the settings and how many accounts it has. */
-export class UserSummaryDto {
-  @ApiProperty(PERSONAL_NUMBER)
-  personal_number: string;
-
-  @ApiProperty()
-  name: string;
-
-  @ApiProperty()
-  kyc_completed: boolean;
-
-  @ApiProperty({ enum: EID_BEHAVIOURS })
-  eid_behaviour: EidBehaviour;
-
-  @ApiProperty()
-  busy_elsewhere: boolean;
-
-  @ApiPropertyOptional({ enum: CREDIT_DECISIONS, description: 'Omitted when not set.' })
-  credit_decision?: CreditDecision;
-
+export class UserSummaryDto extends UserSettingsDto {
   @ApiProperty({ example: 2 })
   account_count: number;
 }
