@@ -3,7 +3,7 @@ export { Psd2Bearer, RequireScope, AllowTokenKinds, RequirePsuIpAddress, Current
 export type { Psd2Caller } from './bearer/psd2-caller';
 export { Psd2Certificate, CurrentPsd2Client } from './certificate/psd2-client.decorator';
 export type { Psd2Client } from './certificate/psd2-client';
-export { PsuIpAddress } from './psu-ip-address.decorator';
+export { PsuIpAddress } from './psu-ip-address';
 export { SCOPES, scopesOfRoles } from './scopes';
 export type { Scope } from './scopes';
 export { TOKEN_KINDS } from './tokens/token-kinds';

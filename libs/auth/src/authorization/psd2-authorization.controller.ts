@@ -3,7 +3,7 @@ import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@n
 import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
-import { PsuIpAddress } from '../psu-ip-address.decorator';
+import { PsuIpAddress } from '../psu-ip-address';
 import {
   AuthenticationStatusDto,
   PendingCodeDto,
@@ -45,6 +45,7 @@ export class Psd2AuthorizationController {
   authenticate(
     @Body() dto: StartAuthenticationDto,
     @CurrentPsd2Client() client: Psd2Client,
+    // Required here, so present: PsuIpAddressGuard checked it (contract §2).
     @PsuIpAddress() psuIpAddress: string,
     @Headers('X-Sandbox-User') sandboxUser?: string,
   ): Promise<StartAuthenticationResponseDto> {
@@ -80,11 +81,7 @@ export class Psd2AuthorizationController {
     { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
     { status: 429, code: 'POLLING_TOO_FAST', description: 'QR_CODE mode: less than a second since the last status call (Retry-After: 1)' },
   )
-  status(
-    @Body() dto: PendingCodeDto,
-    @CurrentPsd2Client() client: Psd2Client,
-    @PsuIpAddress() _psuIpAddress: string,
-  ): Promise<AuthenticationStatusDto> {
+  status(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client): Promise<AuthenticationStatusDto> {
     return this.service.status(dto.pending_code, client);
   }
 
@@ -96,7 +93,7 @@ export class Psd2AuthorizationController {
     { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
     { status: 409, code: 'INVALID_STATE', description: 'The authentication is COMPLETE or FAILED (bank §7.4 rule 2)' },
   )
-  async cancel(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client, @PsuIpAddress() _psuIpAddress: string): Promise<void> {
+  async cancel(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client): Promise<void> {
     await this.service.cancel(dto.pending_code, client);
   }
 }

@@ -1,14 +1,14 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, isIpAddress, Unauthorized, ValidationFailed } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, Unauthorized } from '@app/common';
 import { RoleNotInCertificate, ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
 import { ROLE_OF_SCOPE, type Scope } from '../scopes';
 import { type AccessTokenGrant, TokenRepository } from '../tokens/token.repository';
 import { TOKEN_KINDS, type TokenKind } from '../tokens/token-kinds';
 import type { Psd2Caller } from './psd2-caller';
-import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, PSU_IP_REQUIRED_FOR, REQUIRED_SCOPE } from './psd2-token.decorators';
+import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2-token.decorators';
 
 /**
  * The `@Psd2Bearer()` policy: certificate, then token (unknown, expired or another TPP's → 401), then
@@ -46,10 +46,6 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
     if (scope) {
       if (!token.scopes.includes(scope)) throw new ScopeNotGranted(scope);
       if (!client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
-    }
-    const psuIpFor = this.metadata<TokenKind[]>(PSU_IP_REQUIRED_FOR, context) ?? [];
-    if (psuIpFor.includes(token.kind) && !isIpAddress(request.headers['psu-ip-address'])) {
-      throw new ValidationFailed('The PSU-IP-Address header (the PSU\'s IPv4 or IPv6 address) is required on this call with this token');
     }
     return { ...client, token };
   }

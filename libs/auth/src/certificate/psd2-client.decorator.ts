@@ -1,6 +1,7 @@
-import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { Access, type RequestWithPrincipal } from '@app/common';
+import { PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
 import { PSD2_CERTIFICATE_STRATEGY } from './psd2-certificate.strategy';
 import type { Psd2Client } from './psd2-client';
 
@@ -11,9 +12,18 @@ export const CERTIFICATE_HEADER_DOC = {
 };
 export const PSU_IP_HEADER_DOC = { name: 'PSU-IP-Address', required: true, description: 'IPv4 or IPv6 address of the PSU' };
 
-/** Routes called by a TPP with its test certificate (contract §3); 401 without a readable one. */
+/**
+ * Routes called by a TPP with its test certificate (contract §3); 401 without a readable one. These
+ * are the authentication-flow calls of bank §4.1, where PSU-IP-Address is required (contract §2).
+ */
 export const Psd2Certificate = () =>
-  applyDecorators(Access({ strategy: PSD2_CERTIFICATE_STRATEGY }), ApiHeader(CERTIFICATE_HEADER_DOC), ApiHeader(PSU_IP_HEADER_DOC));
+  applyDecorators(
+    Access({ strategy: PSD2_CERTIFICATE_STRATEGY }),
+    PsuIpAddressRequired('every-call'),
+    UseGuards(PsuIpAddressGuard),
+    ApiHeader(CERTIFICATE_HEADER_DOC),
+    ApiHeader(PSU_IP_HEADER_DOC),
+  );
 
 /** The TPP the guard identified. */
 export const CurrentPsd2Client = createParamDecorator(

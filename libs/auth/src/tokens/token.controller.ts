@@ -3,7 +3,6 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagg
 import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
-import { PsuIpAddress } from '../psu-ip-address.decorator';
 import { ApiOAuthErrors } from './api-oauth-errors.decorator';
 import { FormBody } from './form-body.decorator';
 import { OAuthErrorFilter } from './oauth-error.filter';
@@ -34,11 +33,7 @@ export class TokenController {
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiOAuthErrors()
   @ApiProblems(413)
-  issueToken(
-    @CurrentPsd2Client() client: Psd2Client,
-    @PsuIpAddress() _psuIpAddress: string,
-    @FormBody() form: Record<string, unknown>,
-  ): Promise<TokenResponseDto> {
+  issueToken(@CurrentPsd2Client() client: Psd2Client, @FormBody() form: Record<string, unknown>): Promise<TokenResponseDto> {
     return this.tokens.issue(form, client);
   }
 }

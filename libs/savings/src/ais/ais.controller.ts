@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
+import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequireScope } from '@app/auth';
 import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
 import { AccountDetailsDto, AccountListDto, AccountNumbersDto, AccountTransferDto, AccountTransfersDto, FundsAvailableDto } from './ais.dto';
 import { AisService } from './ais.service';
@@ -22,7 +22,6 @@ const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };
 @Psd2Bearer()
 @RequireScope('AIS')
 @AllowTokenKinds('authenticate', 'authorize', 'non_authenticated')
-@RequirePsuIpAddress('non_authenticated')
 @ApiProblems(...AIS_PROBLEMS)
 @Controller('v2')
 export class AisController {
