@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { JobRunner } from '@app/common';
 import { newPersonalNumber } from './support/personal-numbers';
@@ -22,6 +23,8 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
   });
 
   const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
+  /** QR_CODE status may be polled once per second of real time (contract §5): a QR client waits it out. */
+  const nextQrPoll = () => setTimeout(1050);
 
   describe('start: authenticate and authorize (§2.1, §2.2)', () => {
     it.each([['authenticate'], ['authorize']] as const)('%s answers 200 with a UUID pending_code and, in AUTO_START, an auto_start_token', async (flow) => {
@@ -198,6 +201,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       expect(first).toEqual({ eid_auth_status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION', qr_code: expect.stringMatching(QR) });
       expect(QR.exec(first.qr_code)![2]).toBe('0');
       await advance(3);
+      await nextQrPoll();
       const later = (await tpp.status(pendingCode).expect(200)).body;
       expect(QR.exec(later.qr_code)![2]).toBe('3');
       expect(later.qr_code).not.toBe(first.qr_code);
@@ -220,9 +224,22 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       const tooFast = await tpp.status(pendingCode);
       expectProblem(tooFast, 429, 'POLLING_TOO_FAST');
       expect(tooFast.headers['retry-after']).toBe('1');
-      await advance(0.999);
+      // The rate is about the client's real behaviour: moving the sandbox clock does not lift it.
+      await advance(3600);
       expectProblem(await tpp.status(pendingCode), 429, 'POLLING_TOO_FAST');
-      await advance(0.001);
+    });
+
+    it('QR_CODE polling rate on real time: with a frozen sandbox clock a poll 1.1 s after the last is 200, an immediate one 429 (contract §5)', async () => {
+      // The one real wait of the suite: the rule is measured on real time, which only waiting moves.
+      const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid: 'MANUAL' }), mode: 'QR_CODE' });
+      expect((await t.admin.get('/admin/clock').expect(200)).body.frozen).toBe(true);
+      await tpp.status(pendingCode).expect(200);
+      await setTimeout(1100); // real time: the rule's own unit
+      expect((await tpp.status(pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'PENDING' });
+      const tooFast = await tpp.status(pendingCode);
+      expectProblem(tooFast, 429, 'POLLING_TOO_FAST');
+      expect(tooFast.headers['retry-after']).toBe('1');
+      await setTimeout(1100);
       await tpp.status(pendingCode).expect(200);
     });
 
@@ -288,9 +305,11 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
       const opened = await t.http.post('/sandbox/eid/open').send({ token: qr_code }).expect(200);
       await advance(1);
+      await nextQrPoll();
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN', qr_code: expect.stringMatching(QR) });
       await t.http.post(`/sandbox/eid/operations/${opened.body.operation_id}/complete`).expect(204);
       await advance(1);
+      await nextQrPoll();
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'COMPLETE' });
       const tokens = (await tpp.exchange(pendingCode).expect(200)).body;
       expect(tokens).toMatchObject({ expires_in: 300, scope: 'AIS', refresh_token: expect.any(String) });

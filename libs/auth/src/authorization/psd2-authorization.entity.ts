@@ -40,7 +40,7 @@ export class Psd2AuthorizationEntity {
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
-  /** The last status call answered; QR_CODE mode allows one a second (bank §4.1 rule 2). */
+  /** The last status call answered, in real time; QR_CODE mode allows one a second (bank §4.1 rule 2, contract §5). */
   @Column({ name: 'last_polled_at', type: 'timestamptz', nullable: true })
   lastPolledAt: Date | null;
 

@@ -44,19 +44,21 @@ export class Psd2AuthorizationRepository {
   }
 
   /**
-   * Records a QR_CODE status call in one statement, unless it comes less than a second (sandbox
-   * time) after the last answered one; false when refused. Several instances share the rule.
+   * Records a QR_CODE status call in one statement, unless it comes less than a second after the last
+   * answered one; false when refused. Several instances share the rule. The second is REAL time, the
+   * database's clock_timestamp(), not the sandbox clock: the rule is about the client's behaviour, and
+   * polling must work with a frozen sandbox clock (contract §5).
    */
-  async recordQrPoll(pendingCode: string, now: Date): Promise<boolean> {
+  async recordQrPoll(pendingCode: string): Promise<boolean> {
     const rows = returnedRows(
       await this.authorizations.manager.query(
-        `UPDATE psd2_authorization SET last_polled_at = $2
+        `UPDATE psd2_authorization SET last_polled_at = clock_timestamp()
           WHERE pending_code = $1
             AND (last_polled_at IS NULL
-                 OR last_polled_at <= $2::timestamptz - interval '1 second'
-                 OR last_polled_at > $2) -- the clock was moved back: start afresh
+                 OR last_polled_at <= clock_timestamp() - interval '1 second'
+                 OR last_polled_at > clock_timestamp()) -- a sandbox-clock time written before the rule moved to real time
           RETURNING pending_code`,
-        [pendingCode, now],
+        [pendingCode],
       ),
     );
     return rows.length === 1;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
+import { type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
 import { UserService } from '@app/directory';
 import { type EidOrder, EidOrderService } from '@app/eid';
 import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
@@ -26,7 +26,6 @@ export class Psd2AuthorizationService {
     private readonly users: UserService,
     private readonly personalNumbers: PersonalNumberReader,
     private readonly config: SandboxConfig,
-    private readonly clock: Clock,
   ) {}
 
   async start(flow: AuthFlow, dto: StartAuthenticationDto, context: StartContext): Promise<StartAuthenticationResponseDto> {
@@ -66,7 +65,7 @@ export class Psd2AuthorizationService {
     const authorization = await this.authorizations.findRef(pendingCode, client.tpp.id);
     if (!authorization) throw new UnknownPendingCode();
     const qrMode = authorization.startMode === 'QR_CODE';
-    if (qrMode && !(await this.authorizations.recordQrPoll(pendingCode, this.clock.now()))) throw new PollingTooFast();
+    if (qrMode && !(await this.authorizations.recordQrPoll(pendingCode))) throw new PollingTooFast();
     return toStatus(await this.eid.poll(authorization.eidOrderId), qrMode);
   }
 
