@@ -1,9 +1,16 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Clock, JobRegistry, JobRunner, type SandboxJob } from '@app/common';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { Clock, JobRegistry, JobRunner, SandboxConfig, type SandboxJob } from '@app/common';
 import { expectProblem } from './support/problems';
 import { describeOnServer } from './support/server-only';
 import { createTestApp, TestApp } from './support/test-app';
+import type { TestDatabase } from './support/test-db';
 
 /** Shared by every instance in this process: how many runs of the test job are in progress. */
 const shared = { active: 0, maxActive: 0, runs: [] as Array<{ instance: string; sandboxNow: string }> };
@@ -153,5 +160,119 @@ describeOnServer('job claims across instances on one database (contract §6)', (
     await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).get(JobRunner).tick()));
     expect(shared.maxActive).toBe(1);
     expect(shared.runs.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** Starts test/support/lease-holder.mjs, resolves once it holds the leases; the caller kills it. */
+async function leaseHolder(args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(process.cwd(), 'test/support/lease-holder.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('claimed') && resolve());
+    child.on('exit', (code) => reject(new Error(`lease holder exited with ${code}: ${stderr}`)));
+  });
+  return child;
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  const [, signal] = await exited;
+  expect(signal).toBe('SIGKILL');
+}
+
+/** What the old 60 s lease made POST /admin/jobs/run wait after a crash: 43–57 s. These tests end well before. */
+const RECOVERY_TIMEOUT_MS = 30_000;
+
+describe('job-lease recovery after a crash, embedded database (contract §6)', () => {
+  let dataDir: string;
+  let db: TestDatabase;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sandbox-leases-'));
+    db = { env: { DATABASE_URL: '', DATA_DIR: dataDir }, onServer: false, drop: async () => undefined };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it(
+    'leases left by a process killed with SIGKILL are broken at start: POST /admin/jobs/run answers at once (contract §6)',
+    async () => {
+      // A first service process creates the schema and stops; then one takes every job's lease (for an
+      // hour) and is killed while holding them, leaving its pid file and its leases behind.
+      const first = await createTestApp({ db });
+      const jobs = first.get(JobRegistry).all().map((job) => job.name);
+      await first.close();
+      await killHard(await leaseHolder(['embedded', dataDir, '3600000', ...jobs]));
+
+      const next = await createTestApp({ db, keepClock: true });
+      try {
+        const held = await next.get(DataSource).query('SELECT name FROM job_lease WHERE holder IS NOT NULL');
+        expect(held).toEqual([]);
+        await next.admin.post('/admin/jobs/run').expect(200);
+      } finally {
+        await next.close();
+      }
+    },
+    RECOVERY_TIMEOUT_MS,
+  );
+});
+
+describeOnServer('job-lease recovery after a crash, PostgreSQL server (contract §6)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it(
+    'a process killed with SIGKILL holding every job\'s lease is overtaken within seconds: the lease runs ~10 s, POST /admin/jobs/run succeeds (contract §6)',
+    async () => {
+      const leaseMs = t.get(SandboxConfig).jobLeaseMs;
+      expect(leaseMs).toBeLessThanOrEqual(10_000);
+      const jobs = t.get(JobRegistry).all().map((job) => job.name);
+      const child = await leaseHolder(['server', t.db.env.DATABASE_URL, String(leaseMs), ...jobs]);
+      const [{ left }] = await t.get(DataSource).query(
+        `SELECT max(extract(epoch FROM leased_until - clock_timestamp())) AS left FROM job_lease WHERE holder IS NOT NULL`,
+      );
+      expect(Number(left)).toBeGreaterThan(0);
+      expect(Number(left)).toBeLessThanOrEqual(10.5);
+      await killHard(child);
+      await t.admin.post('/admin/jobs/run').expect(200);
+    },
+    RECOVERY_TIMEOUT_MS,
+  );
+});
+
+describeOnServer('job leases are renewed while the job runs (contract §6)', () => {
+  // Short leases so the test outlives one in little real time: leases are real (database) time.
+  const env = { JOB_LEASE_MS: '1000', JOB_LEASE_RENEW_MS: '200' };
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await createTestApp({ imports: [TestJobsModule], env });
+    b = await createTestApp({ imports: [TestJobsModule], db: a.db, keepClock: true, env });
+    a.get(RecordingJob).instance = 'a';
+    b.get(RecordingJob).instance = 'b';
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+  beforeEach(reset);
+
+  it('a run longer than its lease keeps it: another instance\'s pass skips the job (contract §6)', async () => {
+    const release = a.get(RecordingJob).holdNextRun();
+    const passA = a.get(JobRunner).tick();
+    await a.get(RecordingJob).started;
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // longer than the 1 s lease
+    const [{ held }] = await a.get(DataSource).query(
+      `SELECT leased_until > clock_timestamp() AS held FROM job_lease WHERE name = 'test-recording'`,
+    );
+    expect(held).toBe(true);
+    await b.get(JobRunner).tick();
+    release();
+    await passA;
+    expect(shared.runs.map((r) => r.instance)).toEqual(['a']);
+    expect(shared.maxActive).toBe(1);
   });
 });

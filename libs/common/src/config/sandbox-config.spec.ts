@@ -24,6 +24,8 @@ describe('configuration (issue 2: validated once at boot)', () => {
       seedDemo: true,
       demoPartnerKey: undefined,
       jobsIntervalMs: 5000,
+      jobLeaseMs: 10_000,
+      jobLeaseRenewMs: 3_000,
       preApprovalDecisionDelayS: 30,
       trustProxy: false,
       logLevel: 'info',
@@ -41,6 +43,8 @@ describe('configuration (issue 2: validated once at boot)', () => {
       SEED_DEMO: 'false',
       DEMO_PARTNER_KEY: 'demo-partner-key-0000000',
       JOBS_INTERVAL_MS: '0',
+      JOB_LEASE_MS: '4000',
+      JOB_LEASE_RENEW_MS: '1000',
       PRE_APPROVAL_DECISION_DELAY_S: '5',
       TRUST_PROXY: 'on',
       LOG_LEVEL: 'debug',
@@ -54,6 +58,8 @@ describe('configuration (issue 2: validated once at boot)', () => {
       defaultSandboxUser: '198112189876',
       seedDemo: false,
       jobsIntervalMs: 0,
+      jobLeaseMs: 4000,
+      jobLeaseRenewMs: 1000,
       preApprovalDecisionDelayS: 5,
       trustProxy: true,
       logLevel: 'debug',
@@ -75,11 +81,17 @@ describe('configuration (issue 2: validated once at boot)', () => {
     ['SEED_DEMO', 'maybe'],
     ['DEMO_PARTNER_KEY', 'has spaces in it 123'],
     ['JOBS_INTERVAL_MS', '-1'],
+    ['JOB_LEASE_MS', '50'],
+    ['JOB_LEASE_RENEW_MS', 'often'],
     ['PRE_APPROVAL_DECISION_DELAY_S', 'soon'],
     ['TRUST_PROXY', '2x'],
     ['LOG_LEVEL', 'loud'],
   ])('stops start-up on %s=%p with a message that names it', (name, value) => {
     expect(problemsOf({ [name]: value })).toContain(name);
+  });
+
+  it('stops start-up when job leases would be renewed less than twice per lease (contract §6)', () => {
+    expect(problemsOf({ JOB_LEASE_MS: '4000', JOB_LEASE_RENEW_MS: '3000' })).toContain('JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS');
   });
 
   it('names every bad variable at once and never echoes a key', () => {

@@ -67,6 +67,18 @@ export class SandboxEnvironment {
   @Min(0, { message: 'JOBS_INTERVAL_MS must not be negative' })
   JOBS_INTERVAL_MS: number = 5000;
 
+  // A job's lease is short and renewed while the job runs, so a crashed holder's lease is overtaken
+  // within seconds (contract §6) while a long run is never taken over by another instance.
+  @Transform(toInteger)
+  @IsInt({ message: 'JOB_LEASE_MS must be an integer (milliseconds)' })
+  @Min(100, { message: 'JOB_LEASE_MS must be at least 100' })
+  JOB_LEASE_MS: number = 10_000;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'JOB_LEASE_RENEW_MS must be an integer (milliseconds)' })
+  @Min(10, { message: 'JOB_LEASE_RENEW_MS must be at least 10' })
+  JOB_LEASE_RENEW_MS: number = 3_000;
+
   @Transform(toInteger)
   @IsInt({ message: 'PRE_APPROVAL_DECISION_DELAY_S must be an integer number of seconds' })
   @Min(0, { message: 'PRE_APPROVAL_DECISION_DELAY_S must not be negative' })
@@ -99,6 +111,10 @@ export function validateEnvironment(raw: Record<string, unknown>): SandboxEnviro
   if (!problems.some((p) => p.startsWith('DEFAULT_SANDBOX_USER')) && !isValidTwelveDigits(env.DEFAULT_SANDBOX_USER)) {
     problems.push(`DEFAULT_SANDBOX_USER must be a valid personal number (got ${JSON.stringify(env.DEFAULT_SANDBOX_USER)})`);
   }
+  // Renewals must come several times within a lease, or one slow round trip loses it.
+  if (!problems.some((p) => p.startsWith('JOB_LEASE')) && env.JOB_LEASE_RENEW_MS * 2 > env.JOB_LEASE_MS) {
+    problems.push(`JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS (got ${env.JOB_LEASE_RENEW_MS} and ${env.JOB_LEASE_MS})`);
+  }
   if (problems.length > 0) throw new InvalidConfiguration(problems);
   return env;
 }
@@ -122,6 +138,9 @@ export class SandboxConfig {
   readonly demoPartnerKey: string | undefined;
   /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
   readonly jobsIntervalMs: number;
+  /** How long a job claim holds unless renewed, and how often its holder renews it while the job runs. */
+  readonly jobLeaseMs: number;
+  readonly jobLeaseRenewMs: number;
   readonly preApprovalDecisionDelayS: number;
   readonly trustProxy: boolean;
   readonly logLevel: LogLevel;
@@ -136,6 +155,8 @@ export class SandboxConfig {
     this.seedDemo = env.SEED_DEMO;
     this.demoPartnerKey = env.DEMO_PARTNER_KEY;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
+    this.jobLeaseMs = env.JOB_LEASE_MS;
+    this.jobLeaseRenewMs = env.JOB_LEASE_RENEW_MS;
     this.preApprovalDecisionDelayS = env.PRE_APPROVAL_DECISION_DELAY_S;
     this.trustProxy = env.TRUST_PROXY;
     this.logLevel = env.LOG_LEVEL;

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { returnedRows } from '../database/returned-rows';
 
 /**
  * Row leases in job_lease: one row per job, claimed by one instance at a time with a single
  * conditional upsert, so several instances on one database never run a job twice at once. A lease
- * left by a crashed instance expires after its duration. Lease times are real (database) time, not
- * sandbox time: they guard processes, not bank rules.
+ * is short and its holder renews it while the job runs, so one left by a crashed instance expires
+ * within seconds. Lease times are real (database) time, not sandbox time: they guard processes, not
+ * bank rules.
  */
 @Injectable()
 export class JobLeaseRepository {
@@ -22,6 +24,28 @@ export class JobLeaseRepository {
       [job, holder, leaseMs],
     );
     return rows.length === 1;
+  }
+
+  /** Extends a lease this holder still has; false when it lost it (expired and claimed elsewhere). */
+  async renew(job: string, holder: string, leaseMs: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE job_lease SET leased_until = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
+        WHERE name = $1 AND holder = $2
+       RETURNING name`,
+      [job, holder, leaseMs],
+    );
+    return returnedRows(rows).length === 1;
+  }
+
+  /**
+   * Frees every lease. Only for the embedded database at start: its data-folder lock lets one process
+   * at a time open it, so a lease found then was left by an earlier process that died holding it.
+   */
+  async breakAll(): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE job_lease SET holder = NULL, leased_until = NULL WHERE holder IS NOT NULL RETURNING name`,
+    );
+    return returnedRows(rows).length;
   }
 
   async release(job: string, holder: string): Promise<void> {

@@ -8,9 +8,12 @@ import { JobLeaseRepository } from './job-lease.repository';
 import { JobRegistry } from './job.registry';
 import { SandboxJob } from './sandbox-job';
 
-const LEASE_MS = 60_000;
 const CLAIM_RETRY_MS = 50;
-const CLAIM_WAIT_LIMIT_MS = 2 * LEASE_MS;
+/**
+ * How long POST /admin/jobs/run waits for a job held elsewhere. Its holder renews the lease while the
+ * job runs, so the wait lasts as long as that run (a crashed holder's lease lapses in JOB_LEASE_MS).
+ */
+const CLAIM_WAIT_LIMIT_MS = 120_000;
 const INTERVAL_NAME = 'sandbox-jobs';
 
 export class JobClaimTimeout extends Error {
@@ -45,7 +48,13 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly scheduler: SchedulerRegistry,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.databaseUrl) {
+      // The embedded database admits one process (its data-folder lock): a lease found now was left
+      // by an earlier process that died holding it, and no one will ever release it.
+      const broken = await this.leases.breakAll();
+      if (broken > 0) this.logger.warn({ leases: broken }, 'job leases left by an earlier process were freed');
+    }
     if (this.config.jobsIntervalMs <= 0) return;
     const timer = setInterval(() => void this.tick(), this.config.jobsIntervalMs);
     timer.unref();
@@ -71,7 +80,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async tryRun(job: SandboxJob): Promise<void> {
-    if (await this.leases.claim(job.name, this.holder, LEASE_MS)) await this.runClaimed(job);
+    if (await this.leases.claim(job.name, this.holder, this.config.jobLeaseMs)) await this.runClaimed(job);
   }
 
   /**
@@ -95,13 +104,15 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   private async claimWaiting(job: string): Promise<void> {
     // Waiting is measured on the monotonic process clock: it guards a process, not a bank rule.
     const started = performance.now();
-    while (!(await this.leases.claim(job, this.holder, LEASE_MS))) {
+    while (!(await this.leases.claim(job, this.holder, this.config.jobLeaseMs))) {
       if (performance.now() - started > CLAIM_WAIT_LIMIT_MS) throw new JobClaimTimeout(job);
       await delay(CLAIM_RETRY_MS);
     }
   }
 
   private async runClaimed(job: SandboxJob): Promise<void> {
+    const renewal = setInterval(() => void this.renew(job.name), this.config.jobLeaseRenewMs);
+    renewal.unref();
     try {
       await this.clock.sync();
       await job.run();
@@ -109,7 +120,19 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       this.logger.error({ err: error, job: job.name }, 'job failed');
       throw error;
     } finally {
+      clearInterval(renewal);
       await this.leases.release(job.name, this.holder);
+    }
+  }
+
+  /** Keeps the lease of a running job; a lost one (this process stalled past it) is logged. */
+  private async renew(job: string): Promise<void> {
+    try {
+      if (!(await this.leases.renew(job, this.holder, this.config.jobLeaseMs))) {
+        this.logger.error({ job }, 'job lease lost while the job ran: another instance may run it too');
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, job }, 'job lease renewal failed; retried at the next interval');
     }
   }
 }
