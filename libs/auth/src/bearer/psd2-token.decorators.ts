@@ -1,15 +1,16 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
 import { Access, type RequestWithPrincipal } from '@app/common';
-import { CERTIFICATE_HEADER_DOC, PSU_IP_HEADER_DOC } from '../certificate/psd2-client.decorator';
-import { PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
+import { CERTIFICATE_HEADER_DOC } from '../certificate/psd2-client.decorator';
+import { ALLOWED_TOKEN_KINDS, DocumentPsuIpAddress, PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
+
+export { ALLOWED_TOKEN_KINDS };
 import type { Scope } from '../scopes';
 import type { TokenKind } from '../tokens/token-kinds';
 import type { Psd2Caller } from './psd2-caller';
 
 export const PSD2_TOKEN_STRATEGY = 'psd2-token';
 export const REQUIRED_SCOPE = 'psd2:required-scope';
-export const ALLOWED_TOKEN_KINDS = 'psd2:allowed-token-kinds';
 
 /**
  * A PSD2 resource route: the TPP's certificate plus one of its access tokens as bearer (contract §5).
@@ -23,7 +24,7 @@ export const Psd2Bearer = () =>
     UseGuards(PsuIpAddressGuard),
     ApiBearerAuth('psd2-token'),
     ApiHeader(CERTIFICATE_HEADER_DOC),
-    ApiHeader({ ...PSU_IP_HEADER_DOC, required: false, description: `${PSU_IP_HEADER_DOC.description}; required with a non-authenticated token` }),
+    DocumentPsuIpAddress(),
   );
 
 /** The scope the token must carry (403 SCOPE_NOT_GRANTED), whose role the certificate must carry too (403 ROLE_NOT_IN_CERTIFICATE). */
@@ -36,7 +37,7 @@ export const AllowTokenKinds = (...kinds: TokenKind[]) => SetMetadata(ALLOWED_TO
  * On a `@Psd2Bearer()` handler: `PSU-IP-Address` is required with every token (bank §9 rule 9 for
  * transfer signing start and collect; contract §2).
  */
-export const RequirePsuIpAddress = () => applyDecorators(PsuIpAddressRequired('every-call'), ApiHeader(PSU_IP_HEADER_DOC));
+export const RequirePsuIpAddress = () => PsuIpAddressRequired('every-call');
 
 /** The TPP and the token's grant the guard resolved. */
 export const CurrentPsd2Caller = createParamDecorator(

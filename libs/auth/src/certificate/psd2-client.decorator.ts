@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { Access, type RequestWithPrincipal } from '@app/common';
-import { PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
+import { DocumentPsuIpAddress, PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
 import { PSD2_CERTIFICATE_STRATEGY } from './psd2-certificate.strategy';
 import type { Psd2Client } from './psd2-client';
 
@@ -10,7 +10,6 @@ export const CERTIFICATE_HEADER_DOC = {
   required: true,
   description: 'Base64 of the TPP\'s test certificate (DER, or PEM text); GET /sandbox/test-certificate mints one',
 };
-export const PSU_IP_HEADER_DOC = { name: 'PSU-IP-Address', required: true, description: 'IPv4 or IPv6 address of the PSU' };
 
 /**
  * Routes called by a TPP with its test certificate (contract §3); 401 without a readable one. These
@@ -22,7 +21,7 @@ export const Psd2Certificate = () =>
     PsuIpAddressRequired('every-call'),
     UseGuards(PsuIpAddressGuard),
     ApiHeader(CERTIFICATE_HEADER_DOC),
-    ApiHeader(PSU_IP_HEADER_DOC),
+    DocumentPsuIpAddress(),
   );
 
 /** The TPP the guard identified. */
