@@ -49,7 +49,7 @@ export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
 export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
-export { hashSecret, secretMatchesHash, newSecret } from './values/secrets';
+export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';
 export {
   stockholmCalendarDate,
   stockholmToday,

@@ -6,7 +6,7 @@ import { Psd2AuthorizationEntity, type StartMode } from './psd2-authorization.en
 
 /** What never changes about an authentication once started: safe to keep in process memory. */
 export interface AuthorizationRef {
-  pendingCode: string;
+  pendingCodeHash: string;
   tppId: string;
   eidOrderId: string;
   startMode: StartMode;
@@ -22,16 +22,17 @@ export class Psd2AuthorizationRepository {
 
   /**
    * The immutable part of an authentication, read once per instance: status polls of AUTO_START
-   * authentications then cost no query here at all.
+   * authentications then cost no query here at all. Keyed by the code's hash, like the table, so
+   * no clear code stays in memory either.
    */
-  async findRef(pendingCode: string, tppId: string): Promise<AuthorizationRef | null> {
-    const cached = this.refs.get(pendingCode);
+  async findRef(pendingCodeHash: string, tppId: string): Promise<AuthorizationRef | null> {
+    const cached = this.refs.get(pendingCodeHash);
     if (cached) return cached.tppId === tppId ? cached : null;
-    const found = await this.findOwned(pendingCode, tppId);
+    const found = await this.findOwned(pendingCodeHash, tppId);
     if (!found) return null;
-    const ref = { pendingCode, tppId, eidOrderId: found.eidOrderId, startMode: found.startMode };
+    const ref = { pendingCodeHash, tppId, eidOrderId: found.eidOrderId, startMode: found.startMode };
     if (this.refs.size >= CACHE_CAPACITY) this.refs.delete(this.refs.keys().next().value as string);
-    this.refs.set(pendingCode, ref);
+    this.refs.set(pendingCodeHash, ref);
     return ref;
   }
 
@@ -39,35 +40,36 @@ export class Psd2AuthorizationRepository {
     await this.authorizations.insert(authorization);
   }
 
-  findOwned(pendingCode: string, tppId: string): Promise<Psd2AuthorizationEntity | null> {
-    return this.authorizations.findOneBy({ pendingCode, tppId });
+  /** By the pending code's SHA-256 (hashUuidSecret). */
+  findOwned(pendingCodeHash: string, tppId: string): Promise<Psd2AuthorizationEntity | null> {
+    return this.authorizations.findOneBy({ pendingCodeHash, tppId });
   }
 
   /**
    * Records a QR_CODE status call in one statement, unless it comes less than a second (sandbox
    * time) after the last answered one; false when refused. Several instances share the rule.
    */
-  async recordQrPoll(pendingCode: string, now: Date): Promise<boolean> {
+  async recordQrPoll(pendingCodeHash: string, now: Date): Promise<boolean> {
     const rows = returnedRows(
       await this.authorizations.manager.query(
         `UPDATE psd2_authorization SET last_polled_at = $2
-          WHERE pending_code = $1
+          WHERE pending_code_hash = $1
             AND (last_polled_at IS NULL
                  OR last_polled_at <= $2::timestamptz - interval '1 second'
                  OR last_polled_at > $2) -- the clock was moved back: start afresh
-          RETURNING pending_code`,
-        [pendingCode, now],
+          RETURNING 1`,
+        [pendingCodeHash, now],
       ),
     );
     return rows.length === 1;
   }
 
   /** Marks the code used; false when it already was (single use, atomic). */
-  async claimExchange(pendingCode: string, now: Date): Promise<boolean> {
+  async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     const rows = returnedRows(
       await this.authorizations.manager.query(
-        `UPDATE psd2_authorization SET exchanged_at = $2 WHERE pending_code = $1 AND exchanged_at IS NULL RETURNING pending_code`,
-        [pendingCode, now],
+        `UPDATE psd2_authorization SET exchanged_at = $2 WHERE pending_code_hash = $1 AND exchanged_at IS NULL RETURNING 1`,
+        [pendingCodeHash, now],
       ),
     );
     return rows.length === 1;
