@@ -9,6 +9,7 @@ import { SigningCreateParticipants1763800004000 } from './1763800004000-SigningC
 import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './1763800005000-MortgageCreatePreApprovalsAndLoanApplications';
 import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
 import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './1763800007000-SandboxCreateMaintenanceWindowEvents';
+import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './1763800013400-SecretsHashPendingCodesAndAutostartTokens';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   MortgageCreatePreApprovalsAndLoanApplications1763800005000,
   EnterpriseCreateTokens1763800006000,
   SandboxCreateMaintenanceWindowEvents1763800007000,
+  SecretsHashPendingCodesAndAutostartTokens1763800013400,
 ];

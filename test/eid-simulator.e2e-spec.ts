@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { hashSecret } from '@app/common';
 import { EidOrderService } from '@app/eid';
 import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
@@ -91,7 +92,7 @@ describe('eid simulator API (contract §4)', () => {
 
     it('a hint other than OUTSTANDING_TRANSACTION and NO_CLIENT means the app is open: the 30-second rule is met (contract §4)', async () => {
       const { autoStartToken, pendingCode } = await manualAuthentication();
-      const [{ id }] = await t.get(DataSource).query('SELECT eid_order_id AS id FROM psd2_authorization WHERE pending_code = $1', [pendingCode]);
+      const [{ id }] = await t.get(DataSource).query('SELECT eid_order_id AS id FROM psd2_authorization WHERE pending_code_hash = $1', [hashSecret(pendingCode)]);
       expect(autoStartToken).toBeDefined();
       await act(id, 'hint', { hint_code: 'STARTED' }).expect(204);
       await advance(40);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { JobRunner } from '@app/common';
+import { hashSecret, JobRunner } from '@app/common';
 import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { certificate, newUser, PSU_IP, Psd2Client } from './support/psd2';
@@ -179,7 +179,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
     it('the expiry job closes stale orders even when nobody polls (contract §4, §6)', async () => {
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid: 'NO_RESPONSE' }) });
       const row = async () =>
-        (await t.get(DataSource).query('SELECT o.status, o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code = $1', [pendingCode]))[0];
+        (await t.get(DataSource).query('SELECT o.status, o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code_hash = $1', [hashSecret(pendingCode)]))[0];
       await advance(31);
       expect(await row()).toEqual({ status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
       await t.get(JobRunner).runAllNow();
@@ -191,7 +191,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       await t.http.post('/sandbox/eid/open').send({ token: autoStartToken }).expect(200);
       await advance(180);
       await t.admin.post('/admin/jobs/run').expect(200);
-      const [row] = await t.get(DataSource).query('SELECT o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code = $1', [pendingCode]);
+      const [row] = await t.get(DataSource).query('SELECT o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code_hash = $1', [hashSecret(pendingCode)]);
       expect(row.hint_code).toBe('EXPIRED_TRANSACTION');
     });
 
@@ -206,8 +206,8 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       expect(QR.exec(later.qr_code)![2]).toBe('3');
       expect(later.qr_code).not.toBe(first.qr_code);
       const [{ qr_start_secret }] = await t.get(DataSource).query(
-        'SELECT o.qr_start_secret FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code = $1',
-        [pendingCode],
+        'SELECT o.qr_start_secret FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code_hash = $1',
+        [hashSecret(pendingCode)],
       );
       expect(QR.exec(later.qr_code)![3]).toBe(createHmac('sha256', Buffer.from(qr_start_secret, 'hex')).update('3').digest('hex'));
       expect(JSON.stringify(later)).not.toContain(qr_start_secret);

@@ -5,7 +5,8 @@ export type { LogLevel } from './config/sandbox-config';
 export { DatabaseModule } from './database/database.module';
 export type { DatabaseModuleOptions } from './database/database.module';
 export { DataDirLocked } from './database/data-dir-lock';
-export { LoggingModule, REDACTED_PATHS, redactUrl } from './logging/logging.module';
+export { LoggingModule, REDACTED_PATHS } from './logging/logging.module';
+export { redactUrl, queryName, SECRET_QUERY_PARAMETERS } from './logging/log-redaction';
 export { configureHttp, BODY_LIMIT_BYTES } from './http/configure-http';
 export { RequestGates } from './http/request-gates';
 export type { RequestGate } from './http/request-gates';
@@ -49,7 +50,7 @@ export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
 export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
-export { hashSecret, secretMatchesHash, newSecret } from './values/secrets';
+export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';
 export {
   stockholmCalendarDate,
   stockholmToday,

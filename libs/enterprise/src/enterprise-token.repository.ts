@@ -14,7 +14,8 @@ export interface EnterpriseToken {
 }
 
 export interface EnterpriseAuthorization {
-  pendingCode: string;
+  /** SHA-256 of the pending code (hashUuidSecret): the code itself is shown once, by authorize. */
+  pendingCodeHash: string;
   partnerId: string;
   personalNumber: string;
   scopes: string[];
@@ -22,7 +23,7 @@ export interface EnterpriseAuthorization {
   exchangedAt: Date | null;
 }
 
-/** Enterprise tokens (SHA-256 only) and pending authorizations (bank §4.6). */
+/** Enterprise tokens and pending authorizations (bank §4.6); codes and tokens as their SHA-256 only. */
 @Injectable()
 export class EnterpriseTokenRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -42,33 +43,48 @@ export class EnterpriseTokenRepository {
     return row ? { kind: row.kind, partnerId: row.partner_id, personalNumber: row.personal_number, scopes: row.scopes, expiresAt: row.expires_at } : null;
   }
 
-  async insertAuthorization(authorization: EnterpriseAuthorization & { clientId: string; autostartToken: string }): Promise<void> {
+  async insertAuthorization(authorization: EnterpriseAuthorization & { clientId: string; autostartTokenHash: string }): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO enterprise_authorization (pending_code, partner_id, client_id, personal_number, scopes, autostart_token, created_at)
+      `INSERT INTO enterprise_authorization (pending_code_hash, partner_id, client_id, personal_number, scopes, autostart_token_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [authorization.pendingCode, authorization.partnerId, authorization.clientId, authorization.personalNumber, authorization.scopes, authorization.autostartToken, authorization.createdAt],
+      [
+        authorization.pendingCodeHash,
+        authorization.partnerId,
+        authorization.clientId,
+        authorization.personalNumber,
+        authorization.scopes,
+        authorization.autostartTokenHash,
+        authorization.createdAt,
+      ],
     );
   }
 
-  async findAuthorization(pendingCode: string, partnerId: string): Promise<EnterpriseAuthorization | null> {
-    const rows: Array<{ pending_code: string; partner_id: string; personal_number: string; scopes: string[]; created_at: Date; exchanged_at: Date | null }> =
+  async findAuthorization(pendingCodeHash: string, partnerId: string): Promise<EnterpriseAuthorization | null> {
+    const rows: Array<{ pending_code_hash: string; partner_id: string; personal_number: string; scopes: string[]; created_at: Date; exchanged_at: Date | null }> =
       await this.dataSource.query(
-        'SELECT pending_code, partner_id, personal_number, scopes, created_at, exchanged_at FROM enterprise_authorization WHERE pending_code = $1 AND partner_id = $2',
-        [pendingCode, partnerId],
+        'SELECT pending_code_hash, partner_id, personal_number, scopes, created_at, exchanged_at FROM enterprise_authorization WHERE pending_code_hash = $1 AND partner_id = $2',
+        [pendingCodeHash, partnerId],
       );
     const row = rows[0];
     return row
-      ? { pendingCode: row.pending_code, partnerId: row.partner_id, personalNumber: row.personal_number, scopes: row.scopes, createdAt: row.created_at, exchangedAt: row.exchanged_at }
+      ? {
+          pendingCodeHash: row.pending_code_hash,
+          partnerId: row.partner_id,
+          personalNumber: row.personal_number,
+          scopes: row.scopes,
+          createdAt: row.created_at,
+          exchangedAt: row.exchanged_at,
+        }
       : null;
   }
 
   /** Single use, atomically: false when it was exchanged already. */
-  async claimExchange(pendingCode: string, now: Date): Promise<boolean> {
+  async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     return (
       returnedRows(
         await this.dataSource.query(
-          `UPDATE enterprise_authorization SET exchanged_at = $2 WHERE pending_code = $1 AND exchanged_at IS NULL RETURNING pending_code`,
-          [pendingCode, now],
+          `UPDATE enterprise_authorization SET exchanged_at = $2 WHERE pending_code_hash = $1 AND exchanged_at IS NULL RETURNING 1`,
+          [pendingCodeHash, now],
         ),
       ).length === 1
     );

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader } from '@app/common';
+import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader } from '@app/common';
 import { invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
 import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
@@ -54,12 +54,12 @@ export class EnterpriseService implements OnModuleInit {
     const pendingCode = randomUUID();
     const autostartToken = randomUUID();
     await this.tokens.insertAuthorization({
-      pendingCode,
+      pendingCodeHash: hashUuidSecret(pendingCode),
       partnerId: partner.id,
       clientId: query.client_id,
       personalNumber,
       scopes,
-      autostartToken,
+      autostartTokenHash: hashUuidSecret(autostartToken),
       createdAt: this.clock.now(),
       exchangedAt: null,
     });
@@ -68,7 +68,7 @@ export class EnterpriseService implements OnModuleInit {
 
   private async exchange(pendingCode: string, partner: Partner): Promise<EnterpriseTokenResponseDto> {
     if (!isUuid(pendingCode)) throw invalidRequest('pending_code must be the pending_authorization_code that authorize answered');
-    const authorization = await this.tokens.findAuthorization(pendingCode.toLowerCase(), partner.id);
+    const authorization = await this.tokens.findAuthorization(hashUuidSecret(pendingCode), partner.id);
     if (!authorization) throw invalidGrant('Unknown pending_code (or another partner\'s).');
     if (authorization.exchangedAt) throw invalidGrant('The pending_code has already been exchanged.');
     const now = this.clock.now();
@@ -78,7 +78,7 @@ export class EnterpriseService implements OnModuleInit {
     // Any well-formed personal number is accepted (bank §4.6); a sandbox user without KYC gets none (contract §2).
     const user = await this.users.find(authorization.personalNumber as PersonalNumber);
     if (user && !user.kycCompleted) throw kycRequired();
-    if (!(await this.tokens.claimExchange(authorization.pendingCode, now))) throw invalidGrant('The pending_code has already been exchanged.');
+    if (!(await this.tokens.claimExchange(authorization.pendingCodeHash, now))) throw invalidGrant('The pending_code has already been exchanged.');
     return this.token({ kind: 'end_user', partnerId: partner.id, personalNumber: authorization.personalNumber, scopes: authorization.scopes }, 'authorize');
   }
 

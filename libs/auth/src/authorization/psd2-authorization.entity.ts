@@ -13,8 +13,9 @@ export type AuthFlow = (typeof AUTH_FLOWS)[number];
  */
 @Entity({ name: 'psd2_authorization' })
 export class Psd2AuthorizationEntity {
-  @PrimaryColumn({ name: 'pending_code', type: 'uuid' })
-  pendingCode: string;
+  /** SHA-256 of the pending code (hashUuidSecret): the code itself is shown once, by the start call. */
+  @PrimaryColumn({ name: 'pending_code_hash', type: 'char', length: 64 })
+  pendingCodeHash: string;
 
   @Column({ type: 'text' })
   flow: AuthFlow;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
+import { hashUuidSecret, type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
 import { UserService } from '@app/directory';
 import { type EidOrder, EidOrderService } from '@app/eid';
 import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
@@ -40,8 +40,9 @@ export class Psd2AuthorizationService {
       personalNumber,
       requestedBy: context.client.tpp.identifier,
     });
+    const pendingCode = randomUUID();
     const authorization = Object.assign(new Psd2AuthorizationEntity(), {
-      pendingCode: randomUUID(),
+      pendingCodeHash: hashUuidSecret(pendingCode),
       flow,
       tppId: context.client.tpp.id,
       eidOrderId: order.id,
@@ -55,23 +56,23 @@ export class Psd2AuthorizationService {
     });
     await this.authorizations.insert(authorization);
     return {
-      pending_code: authorization.pendingCode,
+      pending_code: pendingCode,
       ...(dto.start_mode === 'AUTO_START' ? { auto_start_token: order.autostartToken } : {}),
     };
   }
 
   /** Bank §2.3: the state of the eid order as the user's app leaves it; QR_CODE mode at most once a second. */
   async status(pendingCode: string, client: Psd2Client): Promise<AuthenticationStatusDto> {
-    const authorization = await this.authorizations.findRef(pendingCode, client.tpp.id);
+    const authorization = await this.authorizations.findRef(hashUuidSecret(pendingCode), client.tpp.id);
     if (!authorization) throw new UnknownPendingCode();
     const qrMode = authorization.startMode === 'QR_CODE';
-    if (qrMode && !(await this.authorizations.recordQrPoll(pendingCode))) throw new PollingTooFast();
+    if (qrMode && !(await this.authorizations.recordQrPoll(authorization.pendingCodeHash))) throw new PollingTooFast();
     return toStatus(await this.eid.poll(authorization.eidOrderId), qrMode);
   }
 
   /** Bank §3.1, §7.4 rule 2: an open authentication is cancelled (FAILED CANCELLED); a finished one is 409. */
   async cancel(pendingCode: string, client: Psd2Client): Promise<void> {
-    const authorization = await this.authorizations.findRef(pendingCode, client.tpp.id);
+    const authorization = await this.authorizations.findRef(hashUuidSecret(pendingCode), client.tpp.id);
     if (!authorization) throw new UnknownPendingCode();
     await this.eid.cancel(authorization.eidOrderId);
   }

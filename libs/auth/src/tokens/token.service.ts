@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, hashSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmToday, ValidationFailed } from '@app/common';
+import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmToday, ValidationFailed } from '@app/common';
 import { TppRegistry, UserService } from '@app/directory';
 import { EidOrderService } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
@@ -54,7 +54,7 @@ export class TokenService {
   /** Exchange of a COMPLETE authenticate or authorize operation; single use, within 5 minutes. */
   private async exchangePendingCode(pendingCode: string, client: Psd2Client): Promise<TokenResponseDto> {
     if (!isUuid(pendingCode)) throw invalidRequest('pending_code must be the UUID the authenticate or authorize call answered');
-    const authorization = await this.authorizations.findOwned(pendingCode.toLowerCase(), client.tpp.id);
+    const authorization = await this.authorizations.findOwned(hashUuidSecret(pendingCode), client.tpp.id);
     if (!authorization) throw invalidGrant('Unknown pending_code (or another TPP\'s).');
     const order = await this.eid.get(authorization.eidOrderId);
     const now = this.clock.now();
@@ -70,7 +70,7 @@ export class TokenService {
       throw new OAuthError('expired_token', 'The pending_code was not exchanged within 5 minutes of completion.');
     }
     await this.requireKyc(order.personalNumber);
-    if (!(await this.authorizations.claimExchange(authorization.pendingCode, now))) {
+    if (!(await this.authorizations.claimExchange(authorization.pendingCodeHash, now))) {
       throw invalidGrant('The pending_code has already been exchanged.');
     }
     const grant = { tppId: client.tpp.id, personalNumber: order.personalNumber, scopes: authorization.scopes };

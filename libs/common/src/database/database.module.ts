@@ -3,6 +3,7 @@ import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
 import { SandboxConfig } from '../config/sandbox-config';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { TypeOrmLogger } from './typeorm-logger';
 
 export interface DatabaseModuleOptions {
   /** Migration classes in order (imported, never globbed, so the build emits them as files). */
@@ -52,6 +53,8 @@ export class DatabaseModule {
           uuidExtension: 'pgcrypto' as const,
           useUTC: true,
           retryAttempts: 0,
+          // Never TypeORM's console loggers: they print statements with their parameter values.
+          logger: new TypeOrmLogger(),
         };
         if (config.databaseUrl) {
           return { ...common, url: config.databaseUrl, extra: { max: 10, connectionTimeoutMillis: 10_000 } };

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { SandboxConfig } from '../config/sandbox-config';
+import { redactUrl, serializeError } from './log-redaction';
 
 /** Secrets that must never reach a log line (DEVELOPERS.md, issue 2). */
 export const REDACTED_PATHS = [
@@ -15,19 +16,6 @@ export const REDACTED_PATHS = [
   'req.body.api_key',
   'res.headers["set-cookie"]',
 ];
-
-const SECRET_QUERY_PARAMETERS = ['autostarttoken', 'autostart_token'];
-
-/** "/sandbox/eid?autostarttoken=abc" → "/sandbox/eid?autostarttoken=[Redacted]". */
-export function redactUrl(url: string): string {
-  const queryAt = url.indexOf('?');
-  if (queryAt < 0) return url;
-  const params = new URLSearchParams(url.slice(queryAt + 1));
-  for (const name of [...params.keys()]) {
-    if (SECRET_QUERY_PARAMETERS.includes(name.toLowerCase())) params.set(name, '[Redacted]');
-  }
-  return `${url.slice(0, queryAt)}?${params.toString()}`;
-}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -59,7 +47,9 @@ export class LoggingModule {
                   return id;
                 },
                 serializers: {
+                  // The query is in the url, redacted by parameter name; its parsed copy is left out.
                   req: (req: { url?: string; query?: unknown }) => ({ ...req, url: req.url && redactUrl(req.url), query: undefined }),
+                  err: serializeError,
                 },
                 customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
                   error || res.statusCode >= 500 ? 'error' : 'info',

@@ -16,3 +16,11 @@ export function secretMatchesHash(presented: string, storedHashHex: string): boo
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/**
+ * A uuid-shaped secret (pending code, autostart token) is hashed in its canonical lowercase text,
+ * so that `ABC…` and `abc…` find the same row (a uuid column compared them alike).
+ */
+export function hashUuidSecret(uuid: string): string {
+  return hashSecret(uuid.toLowerCase());
+}

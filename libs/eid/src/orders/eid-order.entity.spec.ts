@@ -1,3 +1,4 @@
+import { hashSecret } from '@app/common';
 import type { EidBehaviour } from '../eid-catalogue';
 import { EidOrderEntity } from './eid-order.entity';
 import type { EidChannel, EidOrderKind } from './eid-order-status';
@@ -5,9 +6,10 @@ import type { EidChannel, EidOrderKind } from './eid-order-status';
 const T0 = new Date('2026-11-24T09:00:00Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-function order(behaviour: EidBehaviour, kind: EidOrderKind = 'authentication', channel: EidChannel = 'app') {
+function started(behaviour: EidBehaviour, kind: EidOrderKind = 'authentication', channel: EidChannel = 'app') {
   return EidOrderEntity.start({ kind, channel, personalNumber: '191212121212', behaviour, requestedBy: 'test' }, T0);
 }
+const order = (...args: Parameters<typeof started>) => started(...args).order;
 const state = (o: EidOrderEntity) => ({ status: o.status, hint: o.hintCode });
 
 describe(EidOrderEntity.name, () => {
@@ -18,10 +20,16 @@ describe(EidOrderEntity.name, () => {
     });
 
     it('gives every order its own autostart token, QR token and secret', () => {
-      const a = order('MANUAL');
-      const b = order('MANUAL');
-      expect(new Set([a.autostartToken, b.autostartToken, a.qrStartToken, b.qrStartToken]).size).toBe(4);
-      expect(a.qrStartSecret).toMatch(/^[0-9a-f]{64}$/);
+      const a = started('MANUAL');
+      const b = started('MANUAL');
+      expect(new Set([a.autostartToken, b.autostartToken, a.order.qrStartToken, b.order.qrStartToken]).size).toBe(4);
+      expect(a.order.qrStartSecret).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('keeps only the SHA-256 of the autostart token (issue 13: secrets stored hashed)', () => {
+      const { order: o, autostartToken } = started('MANUAL');
+      expect(o.autostartTokenHash).toBe(hashSecret(autostartToken));
+      expect(JSON.stringify(o)).not.toContain(autostartToken);
     });
   });
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { hashUuidSecret } from '@app/common';
 import { type EidBehaviour, type FailedHintCode, failureHintOf, type HintCode, type PendingHintCode } from '../eid-catalogue';
 import { InvalidEidTransition } from '../eid.errors';
 import {
@@ -76,8 +77,9 @@ export class EidOrderEntity {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 
-  @Column({ name: 'autostart_token', type: 'uuid' })
-  autostartToken: string;
+  /** SHA-256 of the autostart token: the token itself is shown once, in the answer that starts the order. */
+  @Column({ name: 'autostart_token_hash', type: 'char', length: 64 })
+  autostartTokenHash: string;
 
   @Column({ name: 'qr_start_token', type: 'uuid' })
   qrStartToken: string;
@@ -90,8 +92,11 @@ export class EidOrderEntity {
   @Column({ type: 'integer' })
   version: number;
 
-  /** A new order: PENDING OUTSTANDING_TRANSACTION, or INITIATED for a phone order (contract §4). */
-  static start(request: StartEidOrder, now: Date): EidOrderEntity {
+  /**
+   * A new order: PENDING OUTSTANDING_TRANSACTION, or INITIATED for a phone order (contract §4), and
+   * its autostart token, which only the answer that starts the order ever shows.
+   */
+  static start(request: StartEidOrder, now: Date): { order: EidOrderEntity; autostartToken: string } {
     const order = new EidOrderEntity();
     order.id = randomUUID();
     order.kind = request.kind;
@@ -107,11 +112,12 @@ export class EidOrderEntity {
     order.appOpenedAt = request.behaviour === 'MANUAL' || request.behaviour === 'NO_RESPONSE' ? null : now;
     order.callConfirmedAt = null;
     order.finishedAt = null;
-    order.autostartToken = randomUUID();
+    const autostartToken = randomUUID();
+    order.autostartTokenHash = hashUuidSecret(autostartToken);
     order.qrStartToken = randomUUID();
     order.qrStartSecret = randomBytes(32).toString('hex');
     order.version = 1;
-    return order;
+    return { order, autostartToken };
   }
 
   get isOpen(): boolean {

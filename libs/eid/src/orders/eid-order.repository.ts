@@ -6,7 +6,7 @@ import { EidOrderEntity } from './eid-order.entity';
 import { ACTIVATION_LIMIT_S, OPEN_STATUSES, ORDER_LIFETIME_S } from './eid-order-status';
 
 const COLUMNS = `id, kind, channel, call_initiator, personal_number, behaviour, requested_by, status, hint_code, started_at,
-  app_opened_at, call_confirmed_at, finished_at, autostart_token, qr_start_token, qr_start_secret, version`;
+  app_opened_at, call_confirmed_at, finished_at, autostart_token_hash, qr_start_token, qr_start_secret, version`;
 
 interface EidOrderRow {
   id: string;
@@ -22,7 +22,7 @@ interface EidOrderRow {
   app_opened_at: Date | null;
   call_confirmed_at: Date | null;
   finished_at: Date | null;
-  autostart_token: string;
+  autostart_token_hash: string;
   qr_start_token: string;
   qr_start_secret: string;
   version: number;
@@ -43,7 +43,7 @@ function toEntity(row: EidOrderRow): EidOrderEntity {
     appOpenedAt: row.app_opened_at,
     callConfirmedAt: row.call_confirmed_at,
     finishedAt: row.finished_at,
-    autostartToken: row.autostart_token,
+    autostartTokenHash: row.autostart_token_hash,
     qrStartToken: row.qr_start_token,
     qrStartSecret: row.qr_start_secret,
     version: row.version,
@@ -64,8 +64,9 @@ export class EidOrderRepository {
     return rows[0] ? toEntity(rows[0]) : null;
   }
 
-  findByAutostartToken(autostartToken: string): Promise<EidOrderEntity | null> {
-    return this.orders.findOneBy({ autostartToken });
+  /** By the token's SHA-256 (hashUuidSecret): the table holds no clear token. */
+  findByAutostartTokenHash(autostartTokenHash: string): Promise<EidOrderEntity | null> {
+    return this.orders.findOneBy({ autostartTokenHash });
   }
 
   findByQrStartToken(qrStartToken: string): Promise<EidOrderEntity | null> {

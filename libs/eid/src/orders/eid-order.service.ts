@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { UnknownEidOrder } from '../eid.errors';
-import { EidOrder } from './eid-order';
+import { EidOrder, StartedEidOrder } from './eid-order';
 import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
 import { EidOrderRepository } from './eid-order.repository';
 import { qrString } from './qr-string';
@@ -28,12 +28,15 @@ export class EidOrderService {
     private readonly users: EidUserDirectory,
   ) {}
 
-  /** Starts an order for a sandbox user, with that user's eid behaviour (the caller checked the user exists). */
-  async start(request: StartRequest, manager?: EntityManager): Promise<EidOrder> {
+  /**
+   * Starts an order for a sandbox user, with that user's eid behaviour (the caller checked the user
+   * exists). The answer carries the autostart token, for the caller's answer to show once.
+   */
+  async start(request: StartRequest, manager?: EntityManager): Promise<StartedEidOrder> {
     const behaviour = request.behaviour ?? (await this.users.behaviourOf(request.personalNumber)) ?? 'NO_RESPONSE';
-    const order = EidOrderEntity.start({ ...request, behaviour }, this.clock.now());
+    const { order, autostartToken } = EidOrderEntity.start({ ...request, behaviour }, this.clock.now());
     await this.orders.insert(order, manager);
-    return this.snapshot(order);
+    return { ...this.snapshot(order), autostartToken };
   }
 
   /**
@@ -111,7 +114,6 @@ export class EidOrderService {
       hintCode: order.hintCode,
       startedAt: order.startedAt,
       finishedAt: order.finishedAt,
-      autostartToken: order.autostartToken,
       qrString: order.isOpen && order.channel === 'app' ? qrString(order.qrStartToken, order.qrStartSecret, order.startedAt, this.clock.now()) : null,
     };
   }

@@ -1,7 +1,7 @@
 import type { HintCode } from '../eid-catalogue';
 import type { CallInitiator, EidChannel, EidOrderKind, EidOrderStatus } from './eid-order-status';
 
-/** What other libs see of an order: a snapshot, read-only, without its QR secret. */
+/** What other libs see of an order: a snapshot, read-only, without its QR secret or autostart token. */
 export interface EidOrder {
   id: string;
   kind: EidOrderKind;
@@ -15,7 +15,11 @@ export interface EidOrder {
   hintCode: HintCode | null;
   startedAt: Date;
   finishedAt: Date | null;
-  autostartToken: string;
   /** The current dynamic QR string while the order is open (app orders only), else null. */
   qrString: string | null;
+}
+
+/** The order as just started: the only time its autostart token is known (it is stored hashed). */
+export interface StartedEidOrder extends EidOrder {
+  autostartToken: string;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { Clock, PersonalNumberReader, ValidationFailed } from '@app/common';
+import { Clock, hashUuidSecret, PersonalNumberReader, ValidationFailed } from '@app/common';
 import type { FailedHintCode, PendingHintCode } from '../eid-catalogue';
 import { type EidUserCard, EidUserDirectory } from '../eid-user-directory';
 import { InvalidEidTransition, NotTheOrderSubject } from '../eid.errors';
@@ -137,7 +137,7 @@ export class EidSimulatorService {
   private async findByToken(token: string): Promise<EidOrderEntity | null> {
     const qr = parseQrString(token);
     if (!qr) {
-      return /^[0-9a-f-]{36}$/i.test(token) ? this.repository.findByAutostartToken(token.toLowerCase()) : null;
+      return /^[0-9a-f-]{36}$/i.test(token) ? this.repository.findByAutostartTokenHash(hashUuidSecret(token)) : null;
     }
     const order = await this.repository.findByQrStartToken(qr.qrStartToken);
     if (!order || !qrCodeMatches(qr, order.qrStartSecret)) return null;
