@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { DomainError, DomainErrorKind, ErrorCode } from './domain-error';
+import { bodyParserFailure } from '../http/body-parser-errors';
+import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
+import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
+import { OAuthError, type OAuthErrorCode } from './oauth-error';
 
 /** The only place where a problem's meaning becomes an HTTP status. */
 export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -50,8 +53,12 @@ export function toProblem(exception: unknown): Problem {
     return { status: STATUS_OF_KIND[exception.kind], code: exception.code, message: exception.message, headers: exception.headers };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {
+    const parserFailure = bodyParserFailure(exception.cause);
+    if (parserFailure) return toProblem(parserFailure);
     const status = exception.getStatus();
-    return { status, code: CODE_OF_STATUS[status] ?? 'VALIDATION_FAILED', message: httpExceptionMessage(exception), headers: {} };
+    // Every 401 carries the challenge (contract §2); a DomainError 401 brings its own.
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': BEARER_CHALLENGE } : {};
+    return { status, code: CODE_OF_STATUS[status] ?? 'VALIDATION_FAILED', message: httpExceptionMessage(exception), headers };
   }
   return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred. It has been logged.', headers: {} };
 }
@@ -61,6 +68,10 @@ function httpExceptionMessage(exception: HttpException): string {
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return 'The request body is larger than the limit of 1 MB.';
   if (status === HttpStatus.NOT_FOUND) return 'No route matches this method and path.';
   if (exception.cause instanceof SyntaxError) return `The request body is not valid JSON: ${exception.cause.message}`;
+  // Express's message names the segment's value ("Failed to decode param '%E0%A4%A'").
+  if (exception.cause instanceof URIError) {
+    return `The path is not valid percent-encoded UTF-8: ${exception.cause.message.replace(/^Failed to decode param /, 'segment ')}.`;
+  }
   const response = exception.getResponse();
   const message = typeof response === 'object' && response !== null && 'message' in response ? response.message : response;
   return Array.isArray(message) ? message.join('; ') : String(message);
@@ -81,9 +92,37 @@ export function problemBody(problem: Problem, instance: string): ProblemBody {
   };
 }
 
+/** An RFC 6749 §5.2 error answer of a token endpoint. */
+export interface OAuthErrorAnswer {
+  status: number;
+  error: OAuthErrorCode;
+  description: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** How the token endpoints name every other failure, by its status (contract §2 table). */
+function oauthErrorOfStatus(status: number): OAuthErrorCode {
+  if (status === 401) return 'invalid_client';
+  if (status === 503) return 'temporarily_unavailable';
+  return status >= 500 ? 'server_error' : 'invalid_request';
+}
+
+/** Maps anything thrown on a token endpoint to its RFC 6749 answer. */
+export function toOAuthError(exception: unknown, endpoint: TokenEndpoint): OAuthErrorAnswer {
+  if (exception instanceof OAuthError) return { status: exception.status, error: exception.error, description: exception.description, headers: {} };
+  const problem = toProblem(exception);
+  const headers = { ...problem.headers };
+  // The PSD2 client authenticates with its certificate header, not an HTTP authentication scheme, so
+  // its invalid_client has no challenge; the enterprise client sends a bearer and gets one (contract §2).
+  if (endpoint === 'psd2') delete headers['WWW-Authenticate'];
+  return { status: problem.status, error: oauthErrorOfStatus(problem.status), description: problem.message, headers };
+}
+
 /**
- * Renders every error outside the OAuth token endpoints as application/problem+json in the shape of
- * bank §2.8 (contract §2).
+ * The one exception filter. The request path chooses the shape (contract §2): on the two OAuth token
+ * endpoints every error is RFC 6749 §5.2 `{ error, error_description }` as application/json with
+ * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8. Errors
+ * raised before routing (request gates, body parsers) come here too, through Nest's error handler.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -93,15 +132,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    const path = requestPath(request);
+    const endpoint = tokenEndpointOf(path);
     const problem = toProblem(exception);
-    if (problem.status >= 500 && !(exception instanceof DomainError)) {
-      this.logger.error({ err: exception, path: requestPath(request) }, 'unhandled error');
-    }
+    const expected = exception instanceof DomainError || (endpoint !== null && exception instanceof OAuthError);
+    if (problem.status >= 500 && !expected) this.logger.error({ err: exception, path }, 'unhandled error');
     if (response.headersSent) return;
-    response
-      .status(problem.status)
-      .set(problem.headers)
-      .type('application/problem+json')
-      .send(JSON.stringify(problemBody(problem, requestPath(request))));
+    if (endpoint) {
+      const answer = toOAuthError(exception, endpoint);
+      response
+        .status(answer.status)
+        .set(answer.headers)
+        .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' })
+        .json({ error: answer.error, error_description: answer.description });
+      return;
+    }
+    response.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problemBody(problem, path)));
   }
 }
