@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { SandboxConfig } from '../config/sandbox-config';
 import { DomainError } from '../errors/domain-error';
 import { setupOpenApi } from '../openapi/openapi';
+import { answerClientErrors } from './client-errors';
 import { RequestGates } from './request-gates';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -17,7 +18,8 @@ export class PayloadTooLarge extends DomainError {
 }
 
 /**
- * Everything about the HTTP layer that is not a module: the logger, proxy trust, the request gates,
+ * Everything about the HTTP layer that is not a module: the logger, proxy trust, problem answers to
+ * requests Node's parser refuses, the request gates,
  * body parsers with the 1 MB limit (any content type: a declared length over the limit is refused before reading),
  * and the OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
@@ -28,6 +30,7 @@ export function configureHttp(app: INestApplication): void {
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
+  answerClientErrors(app.getHttpServer());
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
