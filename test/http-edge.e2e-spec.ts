@@ -1,31 +1,7 @@
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expectProblem, expectValidationFailed } from './support/problems';
+import { type RawAnswer, rawRequest } from './support/raw-http';
 import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Sends bytes as they are over a plain socket (no client library tidies them) and reads the answer until the server closes. */
-function rawRequest(base: string, bytes: Buffer): Promise<RawAnswer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head, ...rest] = text.split('\r\n\r\n');
-      const [statusLine, ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
-    });
-  });
-}
 
 /** A 400 VALIDATION_FAILED problem (contract §2) read off a raw answer; returns its body. */
 function expectRawProblem(answer: RawAnswer, instance: string): { reason: { code: string; message: string } } {
@@ -112,6 +88,19 @@ describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §
 
     it('an empty body sent as JSON: 400 naming the missing field, never 500 (contract §2)', async () => {
       expectValidationFailed(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(''), 'name');
+    });
+
+    it('JSON nested 100 000 levels deep: 400 VALIDATION_FAILED naming the nesting, never 500 (contract §2)', async () => {
+      const deep = `{"name":"Deep AB","extra":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
+      const res = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(deep);
+      expectValidationFailed(res, 'deeper than 32 levels');
+      expectValidationFailed(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(`{"name":${'['.repeat(200_000)}${']'.repeat(200_000)}}`), 'deeper');
+    });
+
+    it('a form with more than 1000 parameters: 413 PAYLOAD_TOO_LARGE saying so (contract §2)', async () => {
+      const many = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+      const res = await t.http.post('/admin/partners').set(admin).type('form').send(many);
+      expect(expectProblem(res, 413, 'PAYLOAD_TOO_LARGE').reason.message).toMatch(/1000 parameters/);
     });
 
     it('JSON null or a bare number as the body: 400 VALIDATION_FAILED, never 500 (contract §2)', async () => {

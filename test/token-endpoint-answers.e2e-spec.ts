@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { certificate, expectOAuthError, newUser, PSU_IP } from './support/psd2';
+import { rawRequest } from './support/raw-http';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -15,8 +16,10 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
   let cert: string;
   let partnerKey: string;
   let user: string;
+  let base: string;
   beforeAll(async () => {
     t = await createTestApp();
+    base = await t.listen();
     cert = await certificate();
     partnerKey = (await t.admin.post('/admin/partners', { name: 'Token AB' }).expect(201)).body.api_key;
     user = await newUser(t);
@@ -116,6 +119,14 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
     expectOAuthError(res, 400, 'invalid_request');
   });
 
+  it('answers a request Node\'s HTTP parser refuses on a token path in RFC 6749 JSON too (contract §2: chosen by path)', async () => {
+    const answer = await rawRequest(base, Buffer.from(`POST /psd2/auth/1.0/token HTTP/1.1\r\nHost: sandbox\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`));
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/headers/) });
+  });
+
   describe('read by oauth4webapi, the RFC 6749 client the issue was found with', () => {
     let issuer: oauth.AuthorizationServer;
     const client: oauth.Client = { client_id: 'sandbox-tpp' };
@@ -126,8 +137,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
       headers.set('Authorization', `Bearer ${key}`);
     };
 
-    beforeAll(async () => {
-      const base = await t.listen();
+    beforeAll(() => {
       issuer = { issuer: base, token_endpoint: `${base}/psd2/auth/1.0/token` };
     });
 

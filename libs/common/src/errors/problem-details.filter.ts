@@ -92,14 +92,6 @@ export function problemBody(problem: Problem, instance: string): ProblemBody {
   };
 }
 
-/** An RFC 6749 §5.2 error answer of a token endpoint. */
-export interface OAuthErrorAnswer {
-  status: number;
-  error: OAuthErrorCode;
-  description: string;
-  headers: Readonly<Record<string, string>>;
-}
-
 /** How the token endpoints name every other failure, by its status (contract §2 table). */
 function oauthErrorOfStatus(status: number): OAuthErrorCode {
   if (status === 401) return 'invalid_client';
@@ -107,22 +99,53 @@ function oauthErrorOfStatus(status: number): OAuthErrorCode {
   return status >= 500 ? 'server_error' : 'invalid_request';
 }
 
-/** Maps anything thrown on a token endpoint to its RFC 6749 answer. */
-export function toOAuthError(exception: unknown, endpoint: TokenEndpoint): OAuthErrorAnswer {
-  if (exception instanceof OAuthError) return { status: exception.status, error: exception.error, description: exception.description, headers: {} };
+/** An RFC 6749 §5.2 error answer of a token endpoint. */
+function oauthAnswer(exception: unknown, endpoint: TokenEndpoint): { status: number; body: { error: OAuthErrorCode; error_description: string }; headers: Record<string, string> } {
+  if (exception instanceof OAuthError) {
+    return { status: exception.status, body: { error: exception.error, error_description: exception.description }, headers: {} };
+  }
   const problem = toProblem(exception);
   const headers = { ...problem.headers };
   // The PSD2 client authenticates with its certificate header, not an HTTP authentication scheme, so
   // its invalid_client has no challenge; the enterprise client sends a bearer and gets one (contract §2).
   if (endpoint === 'psd2') delete headers['WWW-Authenticate'];
-  return { status: problem.status, error: oauthErrorOfStatus(problem.status), description: problem.message, headers };
+  return { status: problem.status, body: { error: oauthErrorOfStatus(problem.status), error_description: problem.message }, headers };
+}
+
+/** An error answer, ready to send: status, headers (Content-Type included) and the body text. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /**
- * The one exception filter. The request path chooses the shape (contract §2): on the two OAuth token
- * endpoints every error is RFC 6749 §5.2 `{ error, error_description }` as application/json with
- * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8. Errors
- * raised before routing (request gates, body parsers) come here too, through Nest's error handler.
+ * The one place that decides the shape of an error answer, by the request path (contract §2): on the
+ * two OAuth token endpoints RFC 6749 §5.2 `{ error, error_description }` as application/json with
+ * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8.
+ */
+export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
+  const endpoint = tokenEndpointOf(path);
+  if (endpoint) {
+    const answer = oauthAnswer(exception, endpoint);
+    return {
+      status: answer.status,
+      headers: { ...answer.headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+      body: JSON.stringify(answer.body),
+    };
+  }
+  const problem = toProblem(exception);
+  return {
+    status: problem.status,
+    headers: { ...problem.headers, 'Content-Type': 'application/problem+json; charset=utf-8' },
+    body: JSON.stringify(problemBody(problem, path)),
+  };
+}
+
+/**
+ * The one exception filter: renders every error as errorAnswer shapes it. Errors raised before
+ * routing (request gates, body parsers) come here too, through Nest's error handler; requests Node's
+ * parser refuses are answered the same way by answerClientErrors.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -133,20 +156,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const path = requestPath(request);
-    const endpoint = tokenEndpointOf(path);
-    const problem = toProblem(exception);
-    const expected = exception instanceof DomainError || (endpoint !== null && exception instanceof OAuthError);
-    if (problem.status >= 500 && !expected) this.logger.error({ err: exception, path }, 'unhandled error');
+    const answer = errorAnswer(exception, path);
+    const expected = exception instanceof DomainError || (exception instanceof OAuthError && answer.status < 500);
+    if (answer.status >= 500 && !expected) this.logger.error({ err: exception, path }, 'unhandled error');
     if (response.headersSent) return;
-    if (endpoint) {
-      const answer = toOAuthError(exception, endpoint);
-      response
-        .status(answer.status)
-        .set(answer.headers)
-        .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' })
-        .json({ error: answer.error, error_description: answer.description });
-      return;
-    }
-    response.status(problem.status).set(problem.headers).type('application/problem+json').send(JSON.stringify(problemBody(problem, path)));
+    response.status(answer.status).set(answer.headers).send(answer.body);
   }
 }

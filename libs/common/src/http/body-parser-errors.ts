@@ -27,6 +27,8 @@ export function bodyParserFailure(cause: unknown): DomainError | null {
       return new ValidationFailed('Content-Length: the body is not as long as the header says.');
     case 'request.aborted':
       return new ValidationFailed('The request body was not received completely.');
+    case 'parameters.too.many':
+      return new DomainError('PAYLOAD_TOO_LARGE', 'The form body has more than 1000 parameters.');
   }
   // A body that does not decompress by its Content-Encoding: zlib's error, given status 400 by body-parser.
   if (error.status === 400 && typeof error.code === 'string' && error.code.startsWith('Z_')) {

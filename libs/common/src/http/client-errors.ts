@@ -1,7 +1,7 @@
 import { maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError, ValidationFailed } from '../errors/domain-error';
-import { problemBody, toProblem } from '../errors/problem-details.filter';
+import { errorAnswer } from '../errors/problem-details.filter';
 
 /**
  * Why Node's HTTP parser refused a request, in the words of contract §2. llhttp's `reason` is a fixed
@@ -35,8 +35,9 @@ function pathOf(rawPacket: unknown): string {
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (raw non-ASCII bytes in the path, a
- * malformed request line or header, headers over the limit) are answered with a 400 problem instead
- * of Node's bare answer without a body (contract §2). As Node does, nothing is written once a
+ * malformed request line or header, headers over the limit) are answered with a 400 in the shape
+ * their path chooses (a problem, or RFC 6749 JSON on a token endpoint) instead of Node's bare
+ * answer without a body (contract §2). As Node does, nothing is written once a
  * response has begun on the connection, and the connection is closed.
  */
 export function answerClientErrors(server: Server): void {
@@ -45,14 +46,14 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const problem = toProblem(failureOf(error));
-    const body = JSON.stringify(problemBody(problem, pathOf(error.rawPacket)));
+    // The path chooses the shape, as in the exception filter: a token endpoint answers RFC 6749 JSON.
+    const answer = errorAnswer(failureOf(error), pathOf(error.rawPacket));
+    const headers = { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' };
     socket.end(
-      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
-        'Content-Type: application/problem+json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+        '\r\n' +
+        answer.body,
     );
   });
 }

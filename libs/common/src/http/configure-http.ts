@@ -6,6 +6,7 @@ import { SandboxConfig } from '../config/sandbox-config';
 import { DomainError } from '../errors/domain-error';
 import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
+import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -18,10 +19,10 @@ export class PayloadTooLarge extends DomainError {
 }
 
 /**
- * Everything about the HTTP layer that is not a module: the logger, proxy trust, problem answers to
- * requests Node's parser refuses, the request gates,
- * body parsers with the 1 MB limit (any content type: a declared length over the limit is refused before reading),
- * and the OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
+ * Everything about the HTTP layer that is not a module: the logger, proxy trust, error answers to
+ * requests Node's parser refuses, the request gates, body parsers with the 1 MB limit (any content
+ * type: a declared length over the limit is refused before reading) and a nesting limit, and the
+ * OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttp(app: INestApplication): void {
@@ -42,5 +43,6 @@ export function configureHttp(app: INestApplication): void {
   });
   express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
+  express.use(refuseDeepBodies);
   setupOpenApi(app);
 }
