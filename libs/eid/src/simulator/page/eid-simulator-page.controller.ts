@@ -32,7 +32,10 @@ export class EidSimulatorPageController {
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiProblems({ status: 400, description: 'An unknown query parameter (problem+json); other bad input is shown on the page' })
+  @ApiProblems(
+    { status: 400, description: 'An unknown query parameter; other bad input too when the client prefers JSON (a browser sees it on the page)' },
+    { status: 404, description: 'An unknown order, when the client prefers JSON (a browser sees it on the page)' },
+  )
   async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     const model = await this.pages.load(query, { errorsOnPage: prefersHtml(req) });
     res.status(model.error?.status ?? 200);
