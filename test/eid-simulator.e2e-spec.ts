@@ -282,6 +282,21 @@ describe('eid simulator API (contract §4)', () => {
       expect(notUuid.text).toContain('operation_id must be a UUID');
     });
 
+    it('shows the error on the page to a browser, but answers a client that prefers JSON with the problem+json (contract §2, issue 13)', async () => {
+      const browser = await t.http.get('/sandbox/eid').set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8').query({ operation_id: 'junk' }).expect(400);
+      expect(browser.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(browser.text).toContain('operation_id must be a UUID');
+
+      expectValidationFailed(await t.http.get('/sandbox/eid').set('Accept', 'application/json').query({ operation_id: 'junk' }), 'operation_id');
+      expectValidationFailed(await t.http.get('/sandbox/eid').set('Accept', 'application/problem+json').query({ personal_number: 'junk' }), 'personal_number');
+      expectValidationFailed(await t.http.get('/sandbox/eid').set('Accept', 'application/json, text/html;q=0.5').query({ personal_number: '12' }), 'personal_number');
+      expectProblem(await t.http.get('/sandbox/eid').set('Accept', 'application/json').query({ operation_id: UNKNOWN }), 404, 'NOT_FOUND');
+    });
+
+    it('answers a client that does not accept text/html at all with the problem+json (contract §2, issue 13)', async () => {
+      expectValidationFailed(await t.http.get('/sandbox/eid').set('Accept', 'image/png').query({ operation_id: 'junk' }), 'operation_id');
+    });
+
     it('accepts the launch URI\'s query (autostarttoken, redirect) and refuses unknown parameters with 400 (contract §4)', async () => {
       const { autoStartToken } = await manualAuthentication();
       const res = await t.http.get('/sandbox/eid').query({ autostarttoken: autoStartToken, redirect: 'null' }).expect(200);

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { expectProblem } from './support/problems';
 import { certificate, expectOAuthError, newUser, Psd2Client } from './support/psd2';
 import { describeOnServer } from './support/server-only';
 import { createTestApp, TestApp } from './support/test-app';
@@ -227,9 +226,9 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       await tpp.token({ grant_type: 'non_authenticated_token', user_id: await newUser(t), client_id: 'x', scope: 'whatever' }).expect(200);
     });
 
-    it('answers a body over 1 MB with the 413 problem (contract §2)', async () => {
+    it('answers a body over 1 MB with 413 invalid_request, not a problem (contract §2 table)', async () => {
       const res = await tpp.token({ grant_type: 'non_authenticated_token', user_id: 'x'.repeat(1024 * 1024) });
-      expectProblem(res, 413, 'PAYLOAD_TOO_LARGE');
+      expectOAuthError(res, 413, 'invalid_request');
     });
 
     it('stores only SHA-256 of access and refresh tokens (contract §5)', async () => {

@@ -101,10 +101,11 @@ export class Psd2Client {
   }
 }
 
-/** Asserts an RFC 6749 §5.2 error of a token endpoint (contract §2). */
+/** An RFC 6749 §5.2 error answer of a token endpoint: exactly { error, error_description }, JSON, no-store (contract §2). */
 export function expectOAuthError(res: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number, error: string): void {
   expect({ status: res.status, body: res.body }).toEqual({ status, body: { error, error_description: expect.any(String) } });
   expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.headers['cache-control']).toBe('no-store');
 }
 
 /** A PSU with accounts and a TPP holding tokens for it: the starting point of AIS/PIS tests. */

@@ -10,6 +10,5 @@ export { TOKEN_KINDS } from './tokens/token-kinds';
 export type { TokenKind } from './tokens/token-kinds';
 export { OAuthError, invalidGrant, invalidRequest, kycRequired } from './tokens/oauth-error';
 export type { OAuthErrorCode } from './tokens/oauth-error';
-export { OAuthErrorFilter } from './tokens/oauth-error.filter';
 export { ApiOAuthErrors } from './tokens/api-oauth-errors.decorator';
 export { FormBody } from './tokens/form-body.decorator';

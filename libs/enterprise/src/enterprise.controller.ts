@@ -1,15 +1,14 @@
-import { Controller, Get, Header, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiOAuthErrors, FormBody, OAuthErrorFilter } from '@app/auth';
+import { ApiOAuthErrors, FormBody } from '@app/auth';
 import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, EnterpriseTokenFormDto, EnterpriseTokenResponseDto } from './enterprise.dto';
 import { EnterpriseService } from './enterprise.service';
 
-/** The token endpoint of the enterprise interface: RFC 6749 errors (contract §2). */
+/** The token endpoint of the enterprise interface: RFC 6749 errors, chosen by its path (contract §2). */
 @ApiInterface(API_TAG.enterprise)
 @PartnerAuth({ keyOnly: true })
-@UseFilters(OAuthErrorFilter)
 @Controller('api/auth/1.0/token')
 export class EnterpriseTokenController {
   constructor(private readonly enterprise: EnterpriseService) {}

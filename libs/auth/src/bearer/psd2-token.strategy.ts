@@ -39,7 +39,7 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
     const request = context.switchToHttp().getRequest<Request>();
     const client = await this.certificates.identify(request);
     const token = await this.bearer.authenticate(request);
-    if (token.tppId !== client.tpp.id) throw new Unauthorized('This access token was issued to another TPP.');
+    if (token.tppId !== client.tpp.id) throw new Unauthorized('This access token was issued to another TPP.', { bearerRefused: true });
     const kinds = this.metadata<TokenKind[]>(ALLOWED_TOKEN_KINDS, context) ?? [...TOKEN_KINDS];
     if (!kinds.includes(token.kind)) throw new TokenKindNotAllowed(token.kind);
     const scope = this.metadata<Scope>(REQUIRED_SCOPE, context);

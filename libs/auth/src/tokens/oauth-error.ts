@@ -1,25 +1,7 @@
-/** RFC 6749 §5.2 error codes the token endpoints answer (contract §2 table). */
-export type OAuthErrorCode =
-  | 'invalid_client'
-  | 'invalid_request'
-  | 'unsupported_grant_type'
-  | 'invalid_grant'
-  | 'authorization_pending'
-  | 'expired_token'
-  | 'kyc_required'
-  | 'server_error';
+import { OAuthError } from '@app/common';
 
-/** A failure of a token endpoint, rendered `{ error, error_description }` by OAuthErrorFilter. */
-export class OAuthError extends Error {
-  constructor(
-    readonly error: OAuthErrorCode,
-    readonly description: string,
-    readonly status = 400,
-  ) {
-    super(description);
-    this.name = 'OAuthError';
-  }
-}
+export { OAuthError } from '@app/common';
+export type { OAuthErrorCode } from '@app/common';
 
 export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
 export const invalidRequest = (description: string) => new OAuthError('invalid_request', description);

@@ -1,17 +1,15 @@
-import { Controller, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { ApiOAuthErrors } from './api-oauth-errors.decorator';
 import { FormBody } from './form-body.decorator';
-import { OAuthErrorFilter } from './oauth-error.filter';
 import { TokenRequestFormDto, TokenResponseDto } from './token.dto';
 import { TokenService } from './token.service';
 
 @ApiInterface(API_TAG.psd2Auth)
 @Psd2Certificate()
-@UseFilters(OAuthErrorFilter)
 @Controller('psd2/auth/1.0/token')
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}

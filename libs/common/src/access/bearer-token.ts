@@ -9,13 +9,16 @@ import { Unauthorized } from '../errors/domain-error';
  * registry: each app instance (tests run several in one process) keeps its own services.
  */
 export class BearerAuthenticator<T> {
-  private readonly strategy: BearerStrategy<(value: string, done: (error: unknown, user?: T | false) => void) => void>;
+  private readonly strategy: BearerStrategy<(request: Request, value: string, done: (error: unknown, user?: T | false) => void) => void>;
+  /** Requests whose bearer value reached `verify`: a refusal of those is error="invalid_token". */
+  private readonly presented = new WeakSet<Request>();
 
   constructor(
     verify: (value: string) => Promise<T | null>,
     private readonly missing: string,
   ) {
-    this.strategy = new BearerStrategy((value: string, done: (error: unknown, user?: T | false) => void) => {
+    this.strategy = new BearerStrategy({ passReqToCallback: true }, (request: Request, value: string, done: (error: unknown, user?: T | false) => void) => {
+      this.presented.add(request);
       verify(value).then((user) => done(null, user ?? false), (error: unknown) => done(error));
     });
   }
@@ -30,10 +33,11 @@ export class BearerAuthenticator<T> {
         pass(): void;
         redirect(): void;
       };
+      const refuse = () => reject(new Unauthorized(this.missing, { bearerRefused: this.presented.has(request) }));
       attempt.success = (user: T) => resolve(user);
-      attempt.fail = () => reject(new Unauthorized(this.missing));
-      attempt.pass = () => reject(new Unauthorized(this.missing));
-      attempt.redirect = () => reject(new Unauthorized(this.missing));
+      attempt.fail = refuse;
+      attempt.pass = refuse;
+      attempt.redirect = refuse;
       attempt.error = (error: unknown) => reject(error);
       attempt.authenticate(request, {});
     });

@@ -71,9 +71,19 @@ export class NotFound extends DomainError {
   }
 }
 
+/** The challenge of every 401 (RFC 6750 §3, contract §2). */
+export const BEARER_CHALLENGE = 'Bearer realm="sandbox"';
+
+/**
+ * Missing or invalid credentials: 401 with `WWW-Authenticate: Bearer realm="sandbox"`, plus
+ * `error="invalid_token"` when a bearer value was sent and refused (unknown, expired, another TPP's,
+ * the wrong kind) (RFC 6750 §3, contract §2).
+ */
 export class Unauthorized extends DomainError {
-  constructor(message = 'Missing or invalid credentials.') {
-    super('UNAUTHORIZED', message);
+  constructor(message = 'Missing or invalid credentials.', options: { bearerRefused?: boolean } = {}) {
+    super('UNAUTHORIZED', message, {
+      'WWW-Authenticate': options.bearerRefused ? `${BEARER_CHALLENGE}, error="invalid_token"` : BEARER_CHALLENGE,
+    });
   }
 }
 

@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { DomainError, DomainErrorKind, ErrorCode } from './domain-error';
+import { bodyParserFailure } from '../http/body-parser-errors';
+import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
+import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
+import { OAuthError, type OAuthErrorCode } from './oauth-error';
 
 /** The only place where a problem's meaning becomes an HTTP status. */
 export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -50,8 +53,12 @@ export function toProblem(exception: unknown): Problem {
     return { status: STATUS_OF_KIND[exception.kind], code: exception.code, message: exception.message, headers: exception.headers };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {
+    const parserFailure = bodyParserFailure(exception.cause);
+    if (parserFailure) return toProblem(parserFailure);
     const status = exception.getStatus();
-    return { status, code: CODE_OF_STATUS[status] ?? 'VALIDATION_FAILED', message: httpExceptionMessage(exception), headers: {} };
+    // Every 401 carries the challenge (contract §2); a DomainError 401 brings its own.
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': BEARER_CHALLENGE } : {};
+    return { status, code: CODE_OF_STATUS[status] ?? 'VALIDATION_FAILED', message: httpExceptionMessage(exception), headers };
   }
   return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred. It has been logged.', headers: {} };
 }
@@ -61,6 +68,10 @@ function httpExceptionMessage(exception: HttpException): string {
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return 'The request body is larger than the limit of 1 MB.';
   if (status === HttpStatus.NOT_FOUND) return 'No route matches this method and path.';
   if (exception.cause instanceof SyntaxError) return `The request body is not valid JSON: ${exception.cause.message}`;
+  // Express's message names the segment's value ("Failed to decode param '%E0%A4%A'").
+  if (exception.cause instanceof URIError) {
+    return `The path is not valid percent-encoded UTF-8: ${exception.cause.message.replace(/^Failed to decode param /, 'segment ')}.`;
+  }
   const response = exception.getResponse();
   const message = typeof response === 'object' && response !== null && 'message' in response ? response.message : response;
   return Array.isArray(message) ? message.join('; ') : String(message);
@@ -81,9 +92,60 @@ export function problemBody(problem: Problem, instance: string): ProblemBody {
   };
 }
 
+/** How the token endpoints name every other failure, by its status (contract §2 table). */
+function oauthErrorOfStatus(status: number): OAuthErrorCode {
+  if (status === 401) return 'invalid_client';
+  if (status === 503) return 'temporarily_unavailable';
+  return status >= 500 ? 'server_error' : 'invalid_request';
+}
+
+/** An RFC 6749 §5.2 error answer of a token endpoint. */
+function oauthAnswer(exception: unknown, endpoint: TokenEndpoint): { status: number; body: { error: OAuthErrorCode; error_description: string }; headers: Record<string, string> } {
+  if (exception instanceof OAuthError) {
+    return { status: exception.status, body: { error: exception.error, error_description: exception.description }, headers: {} };
+  }
+  const problem = toProblem(exception);
+  const headers = { ...problem.headers };
+  // The PSD2 client authenticates with its certificate header, not an HTTP authentication scheme, so
+  // its invalid_client has no challenge; the enterprise client sends a bearer and gets one (contract §2).
+  if (endpoint === 'psd2') delete headers['WWW-Authenticate'];
+  return { status: problem.status, body: { error: oauthErrorOfStatus(problem.status), error_description: problem.message }, headers };
+}
+
+/** An error answer, ready to send: status, headers (Content-Type included) and the body text. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
- * Renders every error outside the OAuth token endpoints as application/problem+json in the shape of
- * bank §2.8 (contract §2).
+ * The one place that decides the shape of an error answer, by the request path (contract §2): on the
+ * two OAuth token endpoints RFC 6749 §5.2 `{ error, error_description }` as application/json with
+ * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8.
+ */
+export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
+  const endpoint = tokenEndpointOf(path);
+  if (endpoint) {
+    const answer = oauthAnswer(exception, endpoint);
+    return {
+      status: answer.status,
+      headers: { ...answer.headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+      body: JSON.stringify(answer.body),
+    };
+  }
+  const problem = toProblem(exception);
+  return {
+    status: problem.status,
+    headers: { ...problem.headers, 'Content-Type': 'application/problem+json; charset=utf-8' },
+    body: JSON.stringify(problemBody(problem, path)),
+  };
+}
+
+/**
+ * The one exception filter: renders every error as errorAnswer shapes it. Errors raised before
+ * routing (request gates, body parsers) come here too, through Nest's error handler; requests Node's
+ * parser refuses are answered the same way by answerClientErrors.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -93,15 +155,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const problem = toProblem(exception);
-    if (problem.status >= 500 && !(exception instanceof DomainError)) {
-      this.logger.error({ err: exception, path: requestPath(request) }, 'unhandled error');
-    }
+    const path = requestPath(request);
+    const answer = errorAnswer(exception, path);
+    const expected = exception instanceof DomainError || (exception instanceof OAuthError && answer.status < 500);
+    if (answer.status >= 500 && !expected) this.logger.error({ err: exception, path }, 'unhandled error');
     if (response.headersSent) return;
-    response
-      .status(problem.status)
-      .set(problem.headers)
-      .type('application/problem+json')
-      .send(JSON.stringify(problemBody(problem, requestPath(request))));
+    response.status(answer.status).set(answer.headers).send(answer.body);
   }
 }

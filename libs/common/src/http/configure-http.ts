@@ -5,6 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { SandboxConfig } from '../config/sandbox-config';
 import { DomainError } from '../errors/domain-error';
 import { setupOpenApi } from '../openapi/openapi';
+import { answerClientErrors } from './client-errors';
+import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -17,9 +19,10 @@ export class PayloadTooLarge extends DomainError {
 }
 
 /**
- * Everything about the HTTP layer that is not a module: the logger, proxy trust, the request gates,
- * body parsers with the 1 MB limit (any content type: a declared length over the limit is refused before reading),
- * and the OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
+ * Everything about the HTTP layer that is not a module: the logger, proxy trust, error answers to
+ * requests Node's parser refuses, the request gates, body parsers with the 1 MB limit (any content
+ * type: a declared length over the limit is refused before reading) and a nesting limit, and the
+ * OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttp(app: INestApplication): void {
@@ -28,6 +31,7 @@ export function configureHttp(app: INestApplication): void {
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
+  answerClientErrors(app.getHttpServer());
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
@@ -39,5 +43,6 @@ export function configureHttp(app: INestApplication): void {
   });
   express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
+  express.use(refuseDeepBodies);
   setupOpenApi(app);
 }

@@ -1,10 +1,16 @@
-import { Controller, Get, Header, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { API_TAG, ApiInterface, ApiProblems, Public } from '@app/common';
 import { EidSimulatorPageService } from './eid-simulator-page.service';
 import { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 import { renderEidSimulatorPage } from './eid-simulator-page';
+
+/**
+ * A browser gets its errors on the page; a client that prefers JSON (or does not take HTML) gets the
+ * problem+json of contract §2.
+ */
+const prefersHtml = (request: Request) => request.accepts(['text/html', 'application/problem+json', 'application/json']) === 'text/html';
 
 /** GET /sandbox/eid: the simulator as a web page for testers (contract §4). */
 @ApiInterface(API_TAG.sandbox)
@@ -21,13 +27,17 @@ export class EidSimulatorPageController {
     description:
       'Server-rendered HTML for testers. `?autostarttoken=` (what the launch URI eid://autostarttoken=… maps to) opens ' +
       'that order in the app; `?operation_id=` shows one order; `?personal_number=` lists that person\'s open phone ' +
-      'orders. An unknown order or a malformed personal number is shown on the page with status 404 or 400.',
+      'orders. An unknown order or a malformed personal number is shown on the page with status 404 or 400; a client ' +
+      'that prefers application/json (or does not accept text/html) gets it as problem+json instead.',
   })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiProblems({ status: 400, description: 'An unknown query parameter (problem+json); other bad input is shown on the page' })
-  async page(@Query() query: EidSimulatorPageQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
-    const model = await this.pages.load(query);
+  @ApiProblems(
+    { status: 400, description: 'An unknown query parameter; other bad input too when the client prefers JSON (a browser sees it on the page)' },
+    { status: 404, description: 'An unknown order, when the client prefers JSON (a browser sees it on the page)' },
+  )
+  async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const model = await this.pages.load(query, { errorsOnPage: prefersHtml(req) });
     res.status(model.error?.status ?? 200);
     return renderEidSimulatorPage(model);
   }

@@ -4,12 +4,15 @@ import { EidSimulatorService } from '../eid-simulator.service';
 import type { EidSimulatorPageModel } from './eid-simulator-page';
 import type { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 
-/** Gathers what the page shows; a failure becomes a message on the page, not an error page. */
+/**
+ * Gathers what the page shows. With `errorsOnPage` (a browser) a failure becomes a message on the
+ * page, not an error page; without it the failure is thrown, for the problem+json filter.
+ */
 @Injectable()
 export class EidSimulatorPageService {
   constructor(private readonly simulator: EidSimulatorService) {}
 
-  async load(query: EidSimulatorPageQueryDto): Promise<EidSimulatorPageModel> {
+  async load(query: EidSimulatorPageQueryDto, options: { errorsOnPage: boolean }): Promise<EidSimulatorPageModel> {
     const model: EidSimulatorPageModel = { users: [], tokenToOpen: query.autostarttoken?.trim() || undefined };
     try {
       if (query.personal_number !== undefined) {
@@ -23,7 +26,7 @@ export class EidSimulatorPageService {
       }
     } catch (error) {
       const problem = toProblem(error);
-      if (problem.status >= 500) throw error;
+      if (problem.status >= 500 || !options.errorsOnPage) throw error;
       model.error = { status: problem.status, code: problem.code, message: problem.message };
     }
     return model;

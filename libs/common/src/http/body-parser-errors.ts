@@ -1,0 +1,38 @@
+import { DomainError, ValidationFailed } from '../errors/domain-error';
+
+/** What body-parser (http-errors) and zlib put on the errors they raise. */
+interface ParserError extends Error {
+  type?: string;
+  status?: number;
+  charset?: string;
+  encoding?: string;
+  code?: string;
+}
+
+/**
+ * body-parser's refusals in the words of contract §2: 400 VALIDATION_FAILED naming the header at
+ * fault. body-parser answers 415 for a charset or a content encoding it cannot read; the contract has
+ * 400 for every bad input. Null for anything that is not body-parser's (its 413 and JSON syntax
+ * errors are rendered by the filter as they come).
+ */
+export function bodyParserFailure(cause: unknown): DomainError | null {
+  if (!(cause instanceof Error)) return null;
+  const error = cause as ParserError;
+  switch (error.type) {
+    case 'charset.unsupported':
+      return new ValidationFailed(`Content-Type: the charset "${error.charset}" is not supported for this body; send it as UTF-8 (charset=utf-8, or no charset).`);
+    case 'encoding.unsupported':
+      return new ValidationFailed(`Content-Encoding: "${error.encoding}" is not supported; send the body as identity, gzip, deflate or br.`);
+    case 'request.size.invalid':
+      return new ValidationFailed('Content-Length: the body is not as long as the header says.');
+    case 'request.aborted':
+      return new ValidationFailed('The request body was not received completely.');
+    case 'parameters.too.many':
+      return new DomainError('PAYLOAD_TOO_LARGE', 'The form body has more than 1000 parameters.');
+  }
+  // A body that does not decompress by its Content-Encoding: zlib's error, given status 400 by body-parser.
+  if (error.status === 400 && typeof error.code === 'string' && error.code.startsWith('Z_')) {
+    return new ValidationFailed('Content-Encoding: the body could not be decompressed as the header says.');
+  }
+  return null;
+}

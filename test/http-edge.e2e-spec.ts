@@ -1,0 +1,111 @@
+import { gzipSync } from 'node:zlib';
+import { expectProblem, expectValidationFailed } from './support/problems';
+import { type RawAnswer, rawRequest } from './support/raw-http';
+import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+
+/** A 400 VALIDATION_FAILED problem (contract §2) read off a raw answer; returns its body. */
+function expectRawProblem(answer: RawAnswer, instance: string): { reason: { code: string; message: string } } {
+  expect(answer.status).toBe(400);
+  expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+  const body = JSON.parse(answer.body);
+  expect(body).toEqual({ type: 'about:blank', title: 'Bad Request', status: 400, instance, reason: { code: 'VALIDATION_FAILED', message: expect.any(String) } });
+  return body;
+}
+
+describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §2)', () => {
+  let t: TestApp;
+  let base: string;
+  const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+  beforeAll(async () => {
+    t = await createTestApp();
+    base = await t.listen();
+  });
+  afterAll(() => t.close());
+
+  describe('requests Node\'s HTTP parser refuses (clientError)', () => {
+    it('raw non-ASCII bytes in the path: 400 VALIDATION_FAILED naming the path, the bytes percent-encoded in instance (contract §2)', async () => {
+      const answer = await rawRequest(base, Buffer.from('GET /v2/accounts/\xff HTTP/1.1\r\nHost: sandbox\r\n\r\n', 'latin1'));
+      expect(expectRawProblem(answer, '/v2/accounts/%FF').reason.message).toMatch(/path/);
+    });
+
+    it('a request line that is not HTTP: 400 problem (contract §2)', async () => {
+      expectRawProblem(await rawRequest(base, Buffer.from('HELLO\r\n\r\n')), '/');
+    });
+
+    it('headers over the limit: 400 problem naming the headers (contract §2)', async () => {
+      const answer = await rawRequest(base, Buffer.from(`GET /health HTTP/1.1\r\nHost: sandbox\r\nX-Filler: ${'a'.repeat(20_000)}\r\n\r\n`));
+      expect(expectRawProblem(answer, '/health').reason.message).toMatch(/headers/);
+    });
+
+    it('a malformed header and a Content-Length beside Transfer-Encoding: 400 problems naming them (contract §2)', async () => {
+      const badHeader = await rawRequest(base, Buffer.from('GET /health HTTP/1.1\r\nHost: sandbox\r\nBad Header: x\r\n\r\n'));
+      expect(expectRawProblem(badHeader, '/health').reason.message).toMatch(/header/);
+      const smuggled = await rawRequest(
+        base,
+        Buffer.from('POST /admin/partners HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n'),
+      );
+      expect(expectRawProblem(smuggled, '/admin/partners').reason.message).toMatch(/Content-Length/);
+    });
+  });
+
+  it('bad percent-encoding in the path: 400 VALIDATION_FAILED naming the segment (contract §2)', async () => {
+    const res = await t.http.get('/v2/accounts/%E0%A4%A');
+    expectValidationFailed(res, '%E0%A4%A');
+    expect(res.body.reason.message).toMatch(/percent-encoded/);
+    expectValidationFailed(await t.http.get('/admin/users/%E0%A4%A').set(admin), '%E0%A4%A');
+    expectValidationFailed(await t.http.get('/health%FF'), '%FF');
+  });
+
+  describe('bodies body-parser refuses', () => {
+    it('a wrong charset on a JSON body: 400 VALIDATION_FAILED naming the charset, not 415 (contract §2)', async () => {
+      const res = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json; charset=latin1').send('{"name":"Latin AB"}');
+      expectValidationFailed(res, 'charset "latin1"');
+      expect(res.body.reason.message).toMatch(/Content-Type/);
+      const form = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/x-www-form-urlencoded; charset=koi8-r').send('name=x');
+      expectValidationFailed(form, 'charset "koi8-r"');
+    });
+
+    it('UTF-8, said or unsaid, is read (contract §2)', async () => {
+      await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"Åre AB"}').expect(201);
+      await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send('{"name":"Örebro AB"}').expect(201);
+    });
+
+    it('an unsupported Content-Encoding, or a body that does not decompress: 400 VALIDATION_FAILED naming Content-Encoding (contract §2)', async () => {
+      const unsupported = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{"name":"x"}');
+      expectValidationFailed(unsupported, 'Content-Encoding');
+      const broken = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"name":"x"}');
+      expectValidationFailed(broken, 'Content-Encoding');
+      await t.http
+        .post('/admin/partners')
+        .set(admin)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .serialize((body) => body) // superagent would otherwise encode the Buffer as JSON
+        .send(gzipSync('{"name":"Gzip AB"}'))
+        .expect(201);
+    });
+
+    it('an empty body sent as JSON: 400 naming the missing field, never 500 (contract §2)', async () => {
+      expectValidationFailed(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(''), 'name');
+    });
+
+    it('JSON nested 100 000 levels deep: 400 VALIDATION_FAILED naming the nesting, never 500 (contract §2)', async () => {
+      const deep = `{"name":"Deep AB","extra":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
+      const res = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(deep);
+      expectValidationFailed(res, 'deeper than 32 levels');
+      expectValidationFailed(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(`{"name":${'['.repeat(200_000)}${']'.repeat(200_000)}}`), 'deeper');
+    });
+
+    it('a form with more than 1000 parameters: 413 PAYLOAD_TOO_LARGE saying so (contract §2)', async () => {
+      const many = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+      const res = await t.http.post('/admin/partners').set(admin).type('form').send(many);
+      expect(expectProblem(res, 413, 'PAYLOAD_TOO_LARGE').reason.message).toMatch(/1000 parameters/);
+    });
+
+    it('JSON null or a bare number as the body: 400 VALIDATION_FAILED, never 500 (contract §2)', async () => {
+      expectProblem(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send('null'), 400, 'VALIDATION_FAILED');
+      expectProblem(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send('7'), 400, 'VALIDATION_FAILED');
+    });
+  });
+});
