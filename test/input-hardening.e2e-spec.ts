@@ -36,8 +36,9 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
     counter_part_statement: 'Faktura 1',
     ...over,
   });
+  /** PIS 3.0 orders transfers and recurring transfers; v3 orders transfers (bank §2.7). */
   const pis = (version: '3.0' | 'v3', kind: 'transfers' | 'recurring-transfers') =>
-    version === '3.0' ? `/psd2/savings/3.0/accounts/${psu.accounts[0]}/${kind}` : `/psd2/savings/v3/accounts/${psu.accounts[0]}/${kind}`;
+    version === '3.0' ? `/psd2/savings/3.0/accounts/${psu.accounts[0]}/${kind}` : `/v3/accounts/${psu.accounts[0]}/${kind}`;
   const headers = () => bearer(psu.tpp, token);
   /** Sends the JSON text as written, so `1e-7` reaches the service as the client wrote it. */
   const rawJson = (method: 'post' | 'put', path: string, json: string, auth: Record<string, string>) =>
@@ -45,19 +46,20 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
   const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
 
   describe('control characters U+0000–U+001F and U+007F in text (contract §2)', () => {
-    const versions = ['3.0', 'v3'] as const;
-    const kinds = ['transfers', 'recurring-transfers'] as const;
-    for (const version of versions) {
-      for (const kind of kinds) {
-        for (const field of ['recipient_name', 'statement', 'counter_part_statement']) {
-          it(`refuses U+0000 in ${field} of a PIS ${version} ${kind} order: 400 naming the field, nothing written (contract §2)`, async () => {
-            const table = kind === 'transfers' ? 'transfer' : 'recurring_transfer';
-            const before = await count(table);
-            const body = transfer({ [field]: 'Hy\u0000ra', ...(kind === 'recurring-transfers' ? { frequency: 'MONTHLY' } : {}) });
-            expectValidationFailed(await t.http.post(pis(version, kind)).set(headers()).send(body), field);
-            expect(await count(table)).toBe(before);
-          });
-        }
+    const orders = [
+      ['3.0', 'transfers'],
+      ['3.0', 'recurring-transfers'],
+      ['v3', 'transfers'],
+    ] as const;
+    for (const [version, kind] of orders) {
+      for (const field of ['recipient_name', 'statement', 'counter_part_statement']) {
+        it(`refuses U+0000 in ${field} of a PIS ${version} ${kind} order: 400 naming the field, nothing written (contract §2)`, async () => {
+          const table = kind === 'transfers' ? 'transfer' : 'recurring_transfer';
+          const before = await count(table);
+          const body = transfer({ [field]: 'Hy\u0000ra', ...(kind === 'recurring-transfers' ? { frequency: 'MONTHLY' } : {}) });
+          expectValidationFailed(await t.http.post(pis(version, kind)).set(headers()).send(body), field);
+          expect(await count(table)).toBe(before);
+        });
       }
     }
 
@@ -107,7 +109,18 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
         .set(psu.tpp.headers({ 'X-Sandbox-User': `${psu.user.slice(0, 6)}\t${psu.user.slice(6)}` }))
         .send({ end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS' });
       expectValidationFailed(res, 'X-Sandbox-User');
+      expect(res.body.reason.message).toContain('control characters');
       expect(await count('eid_order')).toBe(before);
+    });
+
+    it('refuses a control character in PSU-IP-Address wherever it is sent: 400 naming the header (contract §2)', async () => {
+      const res = await t.http.get('/v2/accounts').set(bearer(psu.tpp, token, { 'PSU-IP-Address': '192.0.2\t.10' }));
+      expectValidationFailed(res, 'PSU-IP-Address');
+    });
+
+    it('refuses a control character in the Authorization bearer value before any lookup: 400 naming Authorization (contract §2)', async () => {
+      expectValidationFailed(await t.http.get('/admin/users').set('Authorization', `Bearer ${ADMIN_KEY}\tx`), 'Authorization');
+      expectValidationFailed(await t.http.get('/v2/accounts').set(bearer(psu.tpp, `${token}\tx`)), 'Authorization');
     });
 
     it('a control character in a token form parameter is invalid_request, never a 500 (contract §2 token table)', async () => {
@@ -166,8 +179,11 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
     it('refuses recipient_name: null on a transfer after 2025-11-01: 400 naming recipient_name, nothing written', async () => {
       const before = await count('transfer');
       expectValidationFailed(await t.http.post(pis('3.0', 'transfers')).set(headers()).send(transfer({ recipient_name: null })), 'recipient_name');
-      expectValidationFailed(await t.http.post(pis('v3', 'recurring-transfers')).set(headers()).send(transfer({ recipient_name: null, frequency: 'MONTHLY' })), 'recipient_name');
+      expectValidationFailed(await t.http.post(pis('v3', 'transfers')).set(headers()).send(transfer({ recipient_name: null })), 'recipient_name');
+      const recurring = await count('recurring_transfer');
+      expectValidationFailed(await t.http.post(pis('3.0', 'recurring-transfers')).set(headers()).send(transfer({ recipient_name: null, frequency: 'MONTHLY' })), 'recipient_name');
       expect(await count('transfer')).toBe(before);
+      expect(await count('recurring_transfer')).toBe(recurring);
     });
 
     it('refuses null for a required field: 400 naming it', async () => {

@@ -5,11 +5,12 @@ import { ValidationFailed } from '../errors/domain-error';
 import { CONTROL_CHARACTER_RULE, hasControlCharacter } from '../values/text-input';
 
 /**
- * The request headers the service reads as text (contract §2: "headers we read"). Node's HTTP parser
- * already refuses every control character in a header value but HTAB, so this is the one that can
- * reach us. Add a header here when a route starts reading one.
+ * The request headers routes read as text (contract §2: "headers we read"). Node's HTTP parser
+ * already refuses every control character in a header value but HTAB, so HTAB is the one that can
+ * reach us. Add a header here when a route starts reading one. `Authorization` is checked where it
+ * is read (BearerAuthenticator); `X-Request-Id` is replaced when malformed, never refused.
  */
-export const TEXT_HEADERS = ['X-Sandbox-User', 'PSU-IP-Address', 'X-PSD2-CLIENT-TEST-CERT', 'Authorization', 'X-Request-Id'] as const;
+export const TEXT_HEADERS = ['X-Sandbox-User', 'PSU-IP-Address', 'X-PSD2-CLIENT-TEST-CERT'] as const;
 
 /**
  * 400 VALIDATION_FAILED naming the header when a header the service reads carries a control
