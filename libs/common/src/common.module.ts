@@ -1,5 +1,5 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuard } from './access/access.guard';
 import { AccessStrategyRegistry } from './access/access-strategy.registry';
@@ -13,6 +13,7 @@ import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
 import { ClockSyncMiddleware } from './http/clock-sync.middleware';
+import { HeaderTextInterceptor } from './http/header-text.interceptor';
 import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
@@ -45,6 +46,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
+    { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
   exports: [OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })

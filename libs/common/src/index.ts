@@ -54,6 +54,9 @@ export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
 export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
+export { IsDecimalNumber, isDecimalNumber, decimalPlaces } from './values/decimal-number';
+export { hasControlCharacter, findTextInputProblem, withoutNullFields, CONTROL_CHARACTER_RULE, PROTOTYPE_KEYS } from './values/text-input';
+export { TEXT_HEADERS } from './http/header-text.interceptor';
 export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';
 export {
   stockholmCalendarDate,

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { Unauthorized } from '../errors/domain-error';
+import { Unauthorized, ValidationFailed } from '../errors/domain-error';
+import { CONTROL_CHARACTER_RULE, hasControlCharacter } from '../values/text-input';
 
 /**
  * Reads `Authorization: Bearer <value>` with passport-http-bearer (RFC 6750: header, also the
@@ -18,6 +19,8 @@ export class BearerAuthenticator<T> {
     private readonly missing: string,
   ) {
     this.strategy = new BearerStrategy({ passReqToCallback: true }, (request: Request, value: string, done: (error: unknown, user?: T | false) => void) => {
+      // Contract §2: a header we read refuses control characters, before the value reaches a lookup.
+      if (hasControlCharacter(value)) return done(new ValidationFailed(`Authorization (the bearer value) ${CONTROL_CHARACTER_RULE}`));
       this.presented.add(request);
       verify(value).then((user) => done(null, user ?? false), (error: unknown) => done(error));
     });

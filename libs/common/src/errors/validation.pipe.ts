@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidationFailed } from './domain-error';
+import { CONTROL_CHARACTER_RULE, findTextInputProblem, withoutNullFields } from '../values/text-input';
 
 /** "applicants.0.personal_number must be …" for nested fields; class-validator says only the leaf. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -14,7 +15,10 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
 
 /**
  * The global pipe: whitelist + forbid unknown fields + transform, and every failure as 400
- * VALIDATION_FAILED whose message names the field (contract §2).
+ * VALIDATION_FAILED whose message names the field (contract §2). It sees every body, query, path
+ * parameter and custom parameter (e.g. the token form) before any route's own pipe, so the text
+ * rules of contract §2 (no control characters, no prototype keys) and "null means absent" are
+ * enforced here once for every route.
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
@@ -37,6 +41,8 @@ export class StrictValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
       throw new ValidationFailed('The request body must be a JSON object.');
     }
+    refuseBadText(value, metadata);
+    if (metadata.type === 'body') value = withoutNullFields(value);
     return super.transform(value, metadata);
   }
 
@@ -44,6 +50,16 @@ export class StrictValidationPipe extends ValidationPipe {
     const type = metadata.metatype;
     return !!type && ![String, Boolean, Number, Array, Object].includes(type as never);
   }
+}
+
+/** Contract §2: control characters and `__proto__`/`constructor`/`prototype` keys are 400 naming the field. */
+function refuseBadText(value: unknown, metadata: ArgumentMetadata): void {
+  const problem = findTextInputProblem(value, metadata.data ?? '');
+  if (!problem) return;
+  const field = problem.path || (metadata.type === 'param' ? 'the path segment' : `the ${metadata.type} value`);
+  throw new ValidationFailed(
+    problem.kind === 'prototype-key' ? `property ${field} should not exist` : `${field} ${CONTROL_CHARACTER_RULE}`,
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

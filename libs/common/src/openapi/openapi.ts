@@ -22,7 +22,41 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // One tag per interface, declared in the order /docs shows them (issue 9).
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const config = builder.build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] });
+  return closeRequestBodySchemas(SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] }));
+}
+
+/**
+ * Every schema a JSON request body refers to (nested DTOs too) says `additionalProperties: false`,
+ * as the validation pipe enforces (contract §2: an unknown field is 400). Form bodies are left open:
+ * the token endpoints ignore unknown parameters (RFC 6749 §3.2).
+ */
+export function closeRequestBodySchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const closed = new Set<string>();
+  const close = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(close);
+    if (typeof node !== 'object' || node === null) return;
+    const schema = node as Record<string, unknown>;
+    const ref = typeof schema.$ref === 'string' ? schema.$ref.replace('#/components/schemas/', '') : null;
+    if (ref !== null) {
+      if (closed.has(ref) || !schemas[ref]) return;
+      closed.add(ref);
+      return close(schemas[ref]);
+    }
+    if (schema.type === 'object' || schema.properties) schema.additionalProperties = false;
+    for (const key of ['properties', 'items', 'allOf', 'oneOf', 'anyOf'] as const) {
+      const child = schema[key];
+      if (key === 'properties' && child && typeof child === 'object') Object.values(child).forEach(close);
+      else close(child);
+    }
+  };
+  for (const path of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(path ?? {})) {
+      const content = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })?.requestBody?.content;
+      close(content?.['application/json']?.schema);
+    }
+  }
+  return document;
 }
 
 /** The document built at start, for routes that serve parts of it (e.g. /mortgage/openapi.yaml). */

@@ -1,16 +1,16 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { API_TAG, ApiInterface, ApiProblems, IsDecimalNumber } from '@app/common';
 import { PartnerAuth } from '@app/directory';
 import { quoteCredit } from './effective-rate';
 
 /** GET /api/interest-rates/2.0/effective-interest-rate (bank §9 rule 7): the query. */
 export class EffectiveRateQueryDto {
-  @ApiProperty({ type: Number, minimum: 0, maximum: 100, example: 3.45, description: 'Nominal annual rate, percent' })
+  @ApiProperty({ type: Number, minimum: 0, maximum: 100, multipleOf: 0.0001, example: 3.45, description: 'Nominal annual rate, percent' })
   @Type(() => Number)
-  @IsNumber({ maxDecimalPlaces: 4 }, { message: 'nominal_interest_rate must be a number of percent' })
+  @IsDecimalNumber(4, { message: 'nominal_interest_rate must be a number of percent with at most four decimals' })
   @Min(0)
   @Max(100)
   nominal_interest_rate: number;
@@ -29,17 +29,17 @@ export class EffectiveRateQueryDto {
   @Max(1200)
   term_months: number;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, example: 0, description: 'Paid up front, SEK (at most two decimals)' })
+  @ApiPropertyOptional({ type: Number, minimum: 0, multipleOf: 0.01, example: 0, description: 'Paid up front, SEK (at most two decimals)' })
   @IsOptional()
   @Type(() => Number)
-  @IsNumber({ maxDecimalPlaces: 2 }, { message: 'setup_fee must be an amount of SEK' })
+  @IsDecimalNumber(2, { message: 'setup_fee must be an amount of SEK with at most two decimals' })
   @Min(0)
   setup_fee?: number;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, example: 0, description: 'Added to every monthly payment, SEK (at most two decimals)' })
+  @ApiPropertyOptional({ type: Number, minimum: 0, multipleOf: 0.01, example: 0, description: 'Added to every monthly payment, SEK (at most two decimals)' })
   @IsOptional()
   @Type(() => Number)
-  @IsNumber({ maxDecimalPlaces: 2 }, { message: 'monthly_fee must be an amount of SEK' })
+  @IsDecimalNumber(2, { message: 'monthly_fee must be an amount of SEK with at most two decimals' })
   @Min(0)
   monthly_fee?: number;
 }

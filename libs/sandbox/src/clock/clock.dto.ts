@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INSTANT } from '@app/common';
-import { IsBoolean, IsISO8601, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { INSTANT, IsDecimalNumber } from '@app/common';
+import { IsBoolean, IsISO8601, IsOptional, Matches, Max, Min } from 'class-validator';
 
 const HUNDRED_YEARS_S = 3_155_760_000;
 
@@ -19,8 +19,8 @@ export class SetClockDto {
 
 /** POST /admin/clock/advance (contract §6). */
 export class AdvanceClockDto {
-  @ApiProperty({ example: 3600, minimum: 0, description: 'Seconds to move forward (fractions to the millisecond)' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 3 }, { message: 'seconds must be a number' })
+  @ApiProperty({ example: 3600, minimum: 0, maximum: HUNDRED_YEARS_S, multipleOf: 0.001, description: 'Seconds to move forward (fractions to the millisecond)' })
+  @IsDecimalNumber(3, { message: 'seconds must be a number with at most three decimals' })
   @Min(0, { message: 'seconds must not be negative: the clock only moves forward' })
   @Max(HUNDRED_YEARS_S, { message: 'seconds must be at most 100 years' })
   seconds: number;

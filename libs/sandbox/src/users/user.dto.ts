@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_NUMBER, CURRENCY, MONEY, PERSONAL_NUMBER } from '@app/common';
+import { ACCOUNT_NUMBER, CURRENCY, MONEY, PERSONAL_NUMBER, IsDecimalNumber } from '@app/common';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO4217CurrencyCode, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
 import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
 import { AccountDto } from '@app/savings';
@@ -54,8 +54,8 @@ export class OpenAccountDto {
   @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code such as SEK' })
   currency: string;
 
-  @ApiProperty({ ...MONEY, example: 25000.5, minimum: 0, maximum: MAX_BALANCE, description: 'At most two decimals; kept exact.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'balance must be a number with at most two decimals' })
+  @ApiProperty({ ...MONEY, example: 25000.5, minimum: 0, maximum: MAX_BALANCE, multipleOf: 0.01, description: 'At most two decimals; kept exact.' })
+  @IsDecimalNumber(2, { message: 'balance must be a number with at most two decimals' })
   @Min(0)
   @Max(MAX_BALANCE)
   balance: number;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY } from '@app/common';
-import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
+import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY, IsDecimalNumber } from '@app/common';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
 import { FREQUENCIES, type Frequency } from '../recurring/schedule';
 import { REJECTION_REASONS, RECURRING_STATUSES, type RecurringStatus, TRANSFER_STATUSES, type TransferStatus } from './transfer-status';
 import { isLatin1, recipientKind, TEXT_LIMITS } from './transfer-rules';
@@ -21,10 +21,13 @@ const Recipient = (options?: ValidationOptions) =>
   );
 
 
+/** ISO 8859-1 without control characters (contract §2, §10), as a schema pattern for generated clients. */
+const LATIN1_TEXT = '^[\\u0020-\\u007E\\u0080-\\u00FF]*$';
+
 /** POST …/transfers (contract §10, bank §2.7). */
 export class CreateTransferDto {
-  @ApiProperty({ ...MONEY, minimum: 0.01, description: 'In the account\'s currency; > 0, at most two decimals' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a JSON number with at most two decimals' })
+  @ApiProperty({ ...MONEY, minimum: 0.01, multipleOf: 0.01, description: 'In the account\'s currency; > 0, at most two decimals' })
+  @IsDecimalNumber(2, { message: 'amount must be a JSON number with at most two decimals' })
   amount: number;
 
   @ApiProperty({ ...CURRENCY, description: 'The account\'s currency (ISO 4217)' })
@@ -45,7 +48,15 @@ export class CreateTransferDto {
   @Recipient()
   recipient_account_number: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.recipient_name, minLength: 1, example: 'Anna Svensson', description: 'ISO 8859-1; mandatory from 2025-11-01 (sandbox clock)' })
+  // Documented required: the bank has made it mandatory since 2025-11-01; the sandbox still accepts
+  // its absence while the sandbox clock stands before that date (contract §10).
+  @ApiProperty({
+    maxLength: TEXT_LIMITS.recipient_name,
+    minLength: 1,
+    pattern: LATIN1_TEXT,
+    example: 'Anna Svensson',
+    description: 'ISO 8859-1; mandatory from 2025-11-01 (sandbox clock; before that date it may be omitted)',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -53,14 +64,14 @@ export class CreateTransferDto {
   @Latin1()
   recipient_name?: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.counter_part_statement, example: 'Faktura 1234', description: 'ISO 8859-1; shown to the recipient' })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.counter_part_statement, pattern: LATIN1_TEXT, example: 'Faktura 1234', description: 'ISO 8859-1; shown to the recipient' })
   @IsOptional()
   @IsString()
   @MaxLength(TEXT_LIMITS.counter_part_statement)
   @Latin1()
   counter_part_statement?: string;
 
-  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.statement, example: 'Hyra', description: 'ISO 8859-1; shown on the payer\'s account' })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.statement, pattern: LATIN1_TEXT, example: 'Hyra', description: 'ISO 8859-1; shown on the payer\'s account' })
   @IsOptional()
   @IsString()
   @MaxLength(TEXT_LIMITS.statement)

@@ -1,0 +1,68 @@
+/**
+ * What text the service accepts (contract §2): no C0 control characters (U+0000–U+001F) and no DEL
+ * (U+007F) in any body field, path segment, query value or header it reads. PostgreSQL refuses
+ * U+0000 in text, so without this rule a NUL became a 500.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+export const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+0000–U+001F, U+007F)';
+
+export const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
+
+/**
+ * Keys that name JavaScript's object machinery. class-transformer drops them silently, so without
+ * this rule they slipped past `forbidNonWhitelisted` where every other unknown field is 400.
+ */
+export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export type TextInputProblem = { path: string; kind: 'control-character' | 'prototype-key' };
+
+/**
+ * The first place in a parsed input (string, plain object or array, nested) that breaks the text
+ * rules, as a dotted path from `root` (`applicants.0.name`); null when the input is clean. Only
+ * plain objects and arrays are entered: class instances are the service's own values, not input.
+ */
+export function findTextInputProblem(value: unknown, root = ''): TextInputProblem | null {
+  const join = (key: string) => (root ? `${root}.${key}` : key);
+  if (typeof value === 'string') return hasControlCharacter(value) ? { path: root, kind: 'control-character' } : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findTextInputProblem(value[i], join(String(i)));
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isPlainRecord(value)) return null;
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return { path: join(key), kind: 'prototype-key' };
+    if (hasControlCharacter(key)) return { path: join(JSON.stringify(key)), kind: 'control-character' };
+    const found = findTextInputProblem(value[key], join(key));
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A JSON-like object: `{}` (body parser) or a null-prototype object (query parser). */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // Any realm's Object.prototype (or none), not only this one's: a class instance has a longer chain.
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+/**
+ * Contract §2: in a request body `null` for an optional field means absent. Returns a copy of the
+ * parsed JSON without its null-valued properties (at every depth); a required field left absent is
+ * then refused by its own validators, naming it. Array elements are kept: `[null]` is not absence.
+ */
+export function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (!isPlainRecord(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    // defineProperty: an own `__proto__` key stays a key and never becomes the copy's prototype.
+    if (field !== null) Object.defineProperty(copy, key, { value: withoutNullFields(field), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
