@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
 import { Access, type RequestWithPrincipal } from '@app/common';
 import { CERTIFICATE_HEADER_DOC } from '../certificate/psd2-client.decorator';
 import { ALLOWED_TOKEN_KINDS, DocumentPsuIpAddress, PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
-
-export { ALLOWED_TOKEN_KINDS };
 import type { Scope } from '../scopes';
 import type { TokenKind } from '../tokens/token-kinds';
 import type { Psd2Caller } from './psd2-caller';
+
+export { ALLOWED_TOKEN_KINDS };
 
 export const PSD2_TOKEN_STRATEGY = 'psd2-token';
 export const REQUIRED_SCOPE = 'psd2:required-scope';
