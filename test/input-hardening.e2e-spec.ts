@@ -129,6 +129,16 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
       const enterprise = await t.http.post('/api/auth/1.0/token').set({ Authorization: `Bearer ${partnerKey}` }).type('form').send('grant_type=pending_authorization_code&pending_code=a%00b');
       expectOAuthError(enterprise, 400, 'invalid_request');
     });
+
+    it('prototype keys in a token form are unknown parameters and ignored like any other (RFC 6749 §3.2, contract §2)', async () => {
+      const res = await t.http
+        .post('/psd2/auth/1.0/token')
+        .set(psu.tpp.headers())
+        .type('form')
+        .send(`grant_type=non_authenticated_token&user_id=${psu.user}&__proto__=x&constructor=y&prototype=z`);
+      expect(res.status).toBe(200);
+      expect(res.body.access_token).toEqual(expect.any(String));
+    });
   });
 
   describe('JSON numbers in exponent form: the rules apply to the value (contract §2)', () => {
@@ -212,6 +222,40 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
       expectValidationFailed(await rawJson('post', '/admin/seed', json, admin), 'users.0.__proto__');
       expect((await t.admin.get(`/admin/users/${pn}`)).status).toBe(404);
     });
+  });
+});
+
+describe('the OpenAPI request schemas say the rules the service enforces (contract §1, §2; issue 13)', () => {
+  let t: TestApp;
+  let doc: { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } }>>; components: { schemas: Record<string, Record<string, any>> } };
+  beforeAll(async () => {
+    t = await createTestApp();
+    doc = (await t.http.get('/openapi.json').expect(200)).body;
+  });
+  afterAll(() => t.close());
+  const schema = (name: string) => doc.components.schemas[name];
+
+  it('every JSON request-body schema, nested ones too, says additionalProperties: false (unknown fields are 400)', () => {
+    const refs = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => (op.requestBody?.content['application/json']?.schema.$ref ? [op.requestBody.content['application/json'].schema.$ref] : [])),
+    );
+    expect(refs.length).toBeGreaterThan(10);
+    for (const ref of refs) expect({ ref, additionalProperties: schema(ref.split('/').pop()!).additionalProperties }).toEqual({ ref, additionalProperties: false });
+    expect(schema('ApplicantDto').additionalProperties).toBe(false);
+  });
+
+  it('recipient_name is required, transfer texts carry the ISO 8859-1 pattern, money its two decimals as multipleOf', () => {
+    for (const name of ['CreateTransferDto', 'CreateRecurringTransferDto']) {
+      const transfer = schema(name);
+      expect(transfer.required).toContain('recipient_name');
+      for (const field of ['recipient_name', 'statement', 'counter_part_statement']) {
+        const pattern = new RegExp(transfer.properties[field].pattern as string, 'u');
+        expect([pattern.test('Åsa Öberg'), pattern.test('a\u0000b'), pattern.test('€')]).toEqual([true, false, false]);
+      }
+      expect(transfer.properties.amount.multipleOf).toBe(0.01);
+    }
+    expect(schema('OpenAccountDto').properties.balance.multipleOf).toBe(0.01);
+    expect(schema('AdvanceClockDto').properties.seconds.multipleOf).toBe(0.001);
   });
 });
 

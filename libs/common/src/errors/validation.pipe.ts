@@ -54,7 +54,8 @@ export class StrictValidationPipe extends ValidationPipe {
 
 /** Contract §2: control characters and `__proto__`/`constructor`/`prototype` keys are 400 naming the field. */
 function refuseBadText(value: unknown, metadata: ArgumentMetadata): void {
-  const problem = findTextInputProblem(value, metadata.data ?? '');
+  // Custom parameters (the token form) ignore unknown names, prototype keys among them (RFC 6749 §3.2).
+  const problem = findTextInputProblem(value, metadata.data ?? '', { prototypeKeys: metadata.type !== 'custom' });
   if (!problem) return;
   const field = problem.path || (metadata.type === 'param' ? 'the path segment' : `the ${metadata.type} value`);
   throw new ValidationFailed(

@@ -23,21 +23,22 @@ export type TextInputProblem = { path: string; kind: 'control-character' | 'prot
  * rules, as a dotted path from `root` (`applicants.0.name`); null when the input is clean. Only
  * plain objects and arrays are entered: class instances are the service's own values, not input.
  */
-export function findTextInputProblem(value: unknown, root = ''): TextInputProblem | null {
+export function findTextInputProblem(value: unknown, root = '', options: { prototypeKeys?: boolean } = {}): TextInputProblem | null {
+  const refuseKeys = options.prototypeKeys ?? true;
   const join = (key: string) => (root ? `${root}.${key}` : key);
   if (typeof value === 'string') return hasControlCharacter(value) ? { path: root, kind: 'control-character' } : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findTextInputProblem(value[i], join(String(i)));
+      const found = findTextInputProblem(value[i], join(String(i)), options);
       if (found) return found;
     }
     return null;
   }
   if (!isPlainRecord(value)) return null;
   for (const key of Object.keys(value)) {
-    if (PROTOTYPE_KEYS.has(key)) return { path: join(key), kind: 'prototype-key' };
+    if (refuseKeys && PROTOTYPE_KEYS.has(key)) return { path: join(key), kind: 'prototype-key' };
     if (hasControlCharacter(key)) return { path: join(JSON.stringify(key)), kind: 'control-character' };
-    const found = findTextInputProblem(value[key], join(key));
+    const found = findTextInputProblem(value[key], join(key), options);
     if (found) return found;
   }
   return null;

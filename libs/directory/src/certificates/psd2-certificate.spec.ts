@@ -97,6 +97,13 @@ describe('issueTestCertificate and readPsd2Certificate', () => {
     expect(text).toContain('qcStatements');
   });
 
+  it('refuses an organizationIdentifier with control characters as unreadable (contract §2: no U+0000–U+001F, U+007F in text)', async () => {
+    for (const organizationId of ['PSDSE-\u0000-1', 'PSDSE-\t-1', 'PSDSE-\u007f-1']) {
+      const der = await issueTestCertificate({ roles: ['PSP_AI'], organizationId, now: NOW });
+      expect(() => readPsd2Certificate(der.toString('base64'))).toThrow(UnreadableCertificate);
+    }
+  });
+
   it('encodes the qcStatements byte for byte as the openssl fixture written from the ETSI ASN.1', async () => {
     const der = await issueTestCertificate({ roles: ['PSP_AI', 'PSP_PI'], organizationId: ORGANIZATION_ID, now: NOW });
 

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { createHash, webcrypto } from 'node:crypto';
 import { AsnArray, AsnParser, AsnProp, AsnPropTypes, AsnSerializer, AsnType, AsnTypeTypes } from '@peculiar/asn1-schema';
 import * as x509 from '@peculiar/x509';
+import { hasControlCharacter } from '@app/common';
 
 export const PSD2_ROLES = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'] as const;
 export type Psd2Role = (typeof PSD2_ROLES)[number];
@@ -231,7 +232,12 @@ function derLength(der: Uint8Array): number | null {
 }
 
 function organizationIdOf(certificate: x509.X509Certificate): string | null {
-  return certificate.subjectName.getField(ORGANIZATION_IDENTIFIER_OID)[0] || null;
+  const organizationId = certificate.subjectName.getField(ORGANIZATION_IDENTIFIER_OID)[0] || null;
+  // Contract §2 text rule: the identifier names the TPP in the database (PostgreSQL refuses U+0000).
+  if (organizationId !== null && hasControlCharacter(organizationId)) {
+    throw new UnreadableCertificate('The certificate\'s organizationIdentifier contains control characters');
+  }
+  return organizationId;
 }
 
 function rolesOf(certificate: x509.X509Certificate): Psd2Role[] {
