@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { expectProblem } from './support/problems';
-import { bearer, newPsu, newUser } from './support/psd2';
+import { bearer, expectOAuthError, newPsu, newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -25,7 +25,10 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
     expectProblem(await t.http.post('/signing/1.0/start').set('Content-Type', 'application/json').send(JSON.stringify({ x: 'y'.repeat(1_100_000) })), 503, 'PLANNED_DOWNTIME');
     expectProblem(await t.http.get('/v2/accounts'), 503, 'PLANNED_DOWNTIME');
     expectProblem(await t.http.get('/mortgage/openapi.yaml'), 503, 'PLANNED_DOWNTIME');
-    expectProblem(await t.http.post('/psd2/auth/1.0/token').type('form').send({ grant_type: 'client_credentials' }), 503, 'PLANNED_DOWNTIME');
+    // The token endpoints answer in their own shape (contract §2, §7).
+    const token = await t.http.post('/psd2/auth/1.0/token').type('form').send({ grant_type: 'client_credentials' });
+    expectOAuthError(token, 503, 'temporarily_unavailable');
+    expect(token.headers['retry-after']).toBe(String(45 * 60));
   });
 
   it('keeps /health, /openapi.json, /docs, /admin/* and /sandbox/* up (contract §7)', async () => {
