@@ -1,6 +1,6 @@
 import { Controller, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address.decorator';
@@ -33,7 +33,6 @@ export class TokenController {
   @ApiBody({ type: TokenRequestFormDto })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiOAuthErrors()
-  @ApiProblems(413)
   issueToken(
     @CurrentPsd2Client() client: Psd2Client,
     @PsuIpAddress() _psuIpAddress: string,
