@@ -1,5 +1,23 @@
+import { load } from 'js-yaml';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Response } from 'supertest';
 import { ERROR_CATALOGUE, type ErrorCode, STATUS_OF_KIND } from '@app/common';
+import { OpenApiResponseValidator } from './support/openapi-responses';
 import { createTestApp, TestApp } from './support/test-app';
+
+interface LintResult {
+  valid: boolean;
+  error?: string;
+  findings: Array<{ code: string | number; severity: number; path: string; message: string }>;
+}
+
+/** @apidevtools/swagger-parser and Spectral's spectral:oas ruleset on a document (see test/support/lint-openapi.mjs). */
+async function lintOpenApi(text: string, yaml: boolean): Promise<LintResult> {
+  const child = promisify(execFile)(process.execPath, ['test/support/lint-openapi.mjs', yaml ? 'yaml' : 'json'], { maxBuffer: 64 * 1024 * 1024 });
+  child.child.stdin!.end(text);
+  return JSON.parse((await child).stdout) as LintResult;
+}
 
 /** Routes Swagger itself serves (they document the others), and Nest's catch-all 404 route. */
 const DOCUMENTATION_ROUTES = /^\/(docs|openapi\.(json|yaml))|\*splat/;
@@ -139,11 +157,13 @@ describe('OpenAPI description (contract §1)', () => {
         const statuses = Object.keys(operation.responses);
         expect({ where, success: statuses.some((s) => /^2/.test(s)) }).toEqual({ where, success: true });
         for (const status of statuses.filter((s) => /^[45]/.test(s))) {
-          const oauth = TOKEN_ENDPOINTS.includes(path) && ['400', '401', '403'].includes(status);
+          // Every answer of a token endpoint is RFC 6749 JSON; the eid page shows its errors to a browser as HTML (contract §2).
+          const oauth = TOKEN_ENDPOINTS.includes(path);
+          const page = path === '/sandbox/eid' && ['400', '404'].includes(status);
           expect({ where, status, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({
             where,
             status,
-            content: [oauth ? 'application/json' : 'application/problem+json'],
+            content: oauth ? ['application/json'] : page ? ['application/problem+json', 'text/html'] : ['application/problem+json'],
           });
         }
       }
@@ -304,8 +324,13 @@ describe('OpenAPI description (contract §1)', () => {
       if ((operation.parameters ?? []).some((p) => p.in === 'path' || p.in === 'query')) needs('400', 'parameters');
       if (BANK_INTERFACES.includes(operation.tags?.[0] ?? '')) {
         needs('503', 'planned downtime');
-        const code = (operation.responses['503']?.content?.['application/problem+json']?.example as { reason?: { code?: string } } | undefined)?.reason?.code;
-        if (code !== 'PLANNED_DOWNTIME') wrong.push({ where, needs: '503 PLANNED_DOWNTIME', code });
+        const media = operation.responses['503']?.content;
+        // The token endpoints answer downtime in their own shape: temporarily_unavailable (contract §2, §7).
+        const code = TOKEN_ENDPOINTS.some((p) => where.endsWith(` ${p}`))
+          ? (media?.['application/json']?.example as { error?: string } | undefined)?.error
+          : (media?.['application/problem+json']?.example as { reason?: { code?: string } } | undefined)?.reason?.code;
+        const expected = TOKEN_ENDPOINTS.some((p) => where.endsWith(` ${p}`)) ? 'temporarily_unavailable' : 'PLANNED_DOWNTIME';
+        if (code !== expected) wrong.push({ where, needs: `503 ${expected}`, code });
       }
     }
     expect(wrong).toEqual([]);
@@ -322,5 +347,153 @@ describe('OpenAPI description (contract §1)', () => {
         for (const example of examples) expect(example).toEqual({ error: expect.any(String), error_description: expect.any(String) });
       }
     }
+  });
+
+  describe('what clients and validators read (issue 13)', () => {
+    let yamlText: string;
+    let part: { info: { description?: string }; paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
+    let raw: string;
+    beforeAll(async () => {
+      raw = (await t.http.get('/openapi.json').expect(200)).text;
+      yamlText = (await t.http.get('/mortgage/openapi.yaml').expect(200)).text;
+      part = load(yamlText) as typeof part;
+    });
+
+    it('is a valid OpenAPI 3 document by @apidevtools/swagger-parser, and Spectral spectral:oas finds zero errors and zero warnings: /openapi.json (issue 13)', async () => {
+      expect(await lintOpenApi(raw, false)).toEqual({ valid: true, findings: [] });
+    });
+
+    it('is a valid OpenAPI 3 document by @apidevtools/swagger-parser, and Spectral spectral:oas finds zero errors and zero warnings: /mortgage/openapi.yaml (issue 13)', async () => {
+      expect(await lintOpenApi(yamlText, true)).toEqual({ valid: true, findings: [] });
+    });
+
+    it('describes `active` of GET /sandbox/maintenance-windows as always sent, an object or null, without `nullable` beside allOf/$ref anywhere (contract §2, §7)', () => {
+      const windows = doc.components.schemas.MaintenanceWindowsDto as Schema & { nullable?: boolean };
+      const active = windows.properties!.active as Schema & { nullable?: boolean };
+      expect(windows.required).toEqual(expect.arrayContaining(['active', 'windows']));
+      expect(active).toMatchObject({ type: 'object', nullable: true, required: ['start', 'end'] });
+      expect(active.allOf ?? active.$ref).toBeUndefined();
+      // OpenAPI 3.0.3: nullable only applies beside a type; strict validators refuse it next to a $ref or allOf.
+      const wrong: string[] = [];
+      const visit = (value: unknown, at: string): void => {
+        if (!value || typeof value !== 'object') return;
+        const node = value as Record<string, unknown>;
+        if (node.nullable === true && (!node.type || node.allOf || node.$ref || node.oneOf || node.anyOf)) wrong.push(at);
+        for (const [key, inner] of Object.entries(node)) visit(inner, `${at}.${key}`);
+      };
+      visit(doc, '#');
+      expect(wrong).toEqual([]);
+    });
+
+    it('documents every answer of the token endpoints as RFC 6749 application/json with Cache-Control: no-store: 413 invalid_request, 503 temporarily_unavailable with Retry-After (contract §2)', () => {
+      for (const path of TOKEN_ENDPOINTS) {
+        const operation = doc.paths[path].post as Operation & { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> };
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '413', '503']));
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect({ path, status, cacheControl: response.headers?.['Cache-Control'] }).toEqual({ path, status, cacheControl: { $ref: '#/components/headers/Cache-Control' } });
+          if (status === '200') continue;
+          expect({ path, status, content: Object.keys(response.content ?? {}) }).toEqual({ path, status, content: ['application/json'] });
+          expect(response.content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/OAuthErrorDto' });
+        }
+        expect(operation.responses['413'].content!['application/json'].example).toMatchObject({ error: 'invalid_request' });
+        expect(operation.responses['503'].content!['application/json'].example).toMatchObject({ error: 'temporarily_unavailable' });
+        expect((operation.responses['503'] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');
+      }
+      expect((doc.components.schemas.OAuthErrorDto.properties!.error as Schema).enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
+    });
+
+    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s (contract §2, §5, §7, §14)', () => {
+      const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
+      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
+      const wrong: Array<Record<string, unknown>> = [];
+      for (const [where, operation] of operations()) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, { $ref?: string }> }>)) {
+          const has = (name: string) => response.headers?.[name]?.$ref === `#/components/headers/${name}`;
+          if (!has('X-Request-Id')) wrong.push({ where, status, needs: 'X-Request-Id' });
+          if (['429', '503'].includes(status) && !has('Retry-After')) wrong.push({ where, status, needs: 'Retry-After' });
+          if (status === '401' && where !== 'POST /psd2/auth/1.0/token' && !has('WWW-Authenticate')) wrong.push({ where, status, needs: 'WWW-Authenticate' });
+          if (status === '401' && where === 'POST /psd2/auth/1.0/token' && response.headers?.['WWW-Authenticate']) wrong.push({ where, status, needsNo: 'WWW-Authenticate' });
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it('documents the retired aliases as deprecated operations with Deprecation, Sunset and a successor Link, and 410 past their end (contract §7, §12)', () => {
+      const deprecated = operations().filter(([, operation]) => (operation as { deprecated?: boolean }).deprecated);
+      expect(deprecated.length).toBeGreaterThanOrEqual(22);
+      const savings = doc.paths['/psd2/savings/2.0/accounts/{accountNumber}/transfers'].post as Operation & { deprecated?: boolean; operationId?: string };
+      expect(savings.deprecated).toBe(true);
+      expect(savings.operationId).not.toEqual((doc.paths['/psd2/savings/3.0/accounts/{accountNumber}/transfers'].post as { operationId?: string }).operationId);
+      const headersOf = (operation: Operation, status: string) => Object.keys((operation.responses[status] as { headers?: object }).headers ?? {}).sort();
+      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sunset', 'X-Request-Id']);
+      expect(headersOf(savings, '410')).toEqual(['Link', 'X-Request-Id']);
+      expect(doc.paths['/api/loan-application/1.0/mortgages/sign-bankid/{loanApplicationId}/applicant/{participantId}']?.put).toBeDefined();
+      expect(doc.paths['/partner/api/signing/1.0/start']?.post).toBeDefined();
+      expect(doc.paths['/applications/pre-approval']?.post).toBeDefined();
+      // The pre-approval path that never ends: Deprecation only, and no 410 (contract §12).
+      const forever = doc.paths['/api/loan-application/1.0/mortgages/preapproval'].post;
+      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'X-Request-Id']);
+      expect(forever.responses).not.toHaveProperty('410');
+    });
+
+    it('names a server, opaque bearer values, a description on every operation, one entry per security scheme, unique operationIds without [n] (issue 13)', () => {
+      const full = doc as unknown as { servers?: Array<{ url: string }>; components: { securitySchemes: Record<string, { bearerFormat?: string }> } };
+      expect(full.servers?.length).toBeGreaterThan(0);
+      for (const [name, scheme] of Object.entries(full.components.securitySchemes)) expect({ name, bearerFormat: scheme.bearerFormat }).toEqual({ name, bearerFormat: undefined });
+      const ids = operations().map(([, operation]) => (operation as { operationId?: string }).operationId ?? '');
+      expect(ids.filter((id) => /\[\d+\]$/.test(id) || !id)).toEqual([]);
+      expect(new Set(ids).size).toBe(ids.length);
+      const wrong = operations().flatMap(([where, operation]) => {
+        const o = operation as { description?: string; security?: unknown[] };
+        const security = (o.security ?? []).map((entry) => JSON.stringify(entry));
+        return [
+          ...(o.description?.trim() ? [] : [{ where, needs: 'a description' }]),
+          ...(new Set(security).size === security.length ? [] : [{ where, duplicateSecurity: security }]),
+        ];
+      });
+      expect(wrong).toEqual([]);
+    });
+
+    it('/mortgage/openapi.yaml carries only the components its operations use, and its own description (issue 13)', () => {
+      expect(part.info.description).toMatch(/mortgage/i);
+      expect(part.info.description).not.toEqual((doc as unknown as { info: { description?: string } }).info.description);
+      const refs = new Set([...yamlText.matchAll(/\$ref: '?#\/components\/(\w+)\/([\w-]+)/g)].map((m) => `${m[1]}/${m[2]}`));
+      const defined = Object.entries(part.components).filter(([kind]) => kind !== 'securitySchemes').flatMap(([kind, items]) => Object.keys(items).map((name) => `${kind}/${name}`));
+      expect(defined.filter((name) => !refs.has(name))).toEqual([]);
+      expect([...refs].filter((name) => !defined.includes(name))).toEqual([]);
+      expect(part.components.schemas).not.toHaveProperty('PutUserDto');
+    });
+
+    it('keeps `default` out of request bodies, saying it in the description instead: openapi-typescript types a field with a default as required (issue 13)', () => {
+      const wrong: string[] = [];
+      for (const [where, operation] of operations().filter(([, o]) => o.requestBody)) {
+        for (const [at, property, schema] of propertiesOf(Object.values(operation.requestBody!.content)[0].schema!, where)) {
+          if ('default' in schema) wrong.push(`${at}.${property}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(doc.components.schemas.PutUserDto.properties!.eid_behaviour.description).toMatch(/Default: "AUTO_COMPLETE"/);
+    });
+
+    it('sends X-Request-Id on answers given before routing, as every response does: a body over 1 MB (contract §14)', async () => {
+      const res = await t.http.put('/admin/users/191212121212').set('Content-Type', 'application/json').send(`{"name":"${'x'.repeat(1024 * 1024)}"}`).expect(413);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const given = await t.http.get('/health').set('X-Request-Id', 'trace-42').expect(200);
+      expect(given.headers['x-request-id']).toBe('trace-42');
+    });
+
+    it('fails a response that differs from the document: every e2e request is checked by the harness (issue 13)', () => {
+      const validator = new OpenApiResponseValidator(JSON.parse(raw));
+      const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8', headers: Record<string, string> = {}) =>
+        ({ status, body, text: JSON.stringify(body), headers: { 'content-type': contentType, 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }))).not.toThrow();
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok', extra: 1 }))).toThrow(/additional properties/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(418, { status: 'ok' }))).toThrow(/status 418 is not documented/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }, 'text/plain'))).toThrow(/content type "text\/plain"/);
+      expect(() => validator.check('GET', 'http://sandbox/health', { ...answer(200, { status: 'ok' }), headers: { 'content-type': 'application/json' } } as never)).toThrow(/X-Request-Id is missing/);
+      const notFound = { type: 'about:blank', title: 'Not Found', status: 404, instance: '/nowhere', reason: { code: 'NOT_FOUND', message: 'No route matches this method and path.' } };
+      expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(404, notFound, 'application/problem+json; charset=utf-8'))).not.toThrow();
+      expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(200, {}))).toThrow(/not in the document/);
+    });
   });
 });

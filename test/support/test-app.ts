@@ -1,10 +1,11 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { configureHttp, SandboxClock } from '@app/common';
+import { configureHttp, OpenApiDocument, SandboxClock } from '@app/common';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { AppModule } from '../../apps/api/src/app.module';
+import { OpenApiResponseValidator, validatingAgent } from './openapi-responses';
 import { freshDatabase, TestDatabase } from './test-db';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -40,7 +41,7 @@ const fileLogDestination = new Writable({
 
 export interface TestApp {
   app: INestApplication;
-  /** supertest agent on the app's HTTP server. */
+  /** supertest agent on the app's HTTP server; every response is checked against the OpenAPI document (issue 13). */
   http: ReturnType<typeof request>;
   db: TestDatabase;
   /** Every log line written in this test file, parsed (see fileLogs). */
@@ -75,7 +76,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureHttp(app);
   await app.init();
-  const http = request(app.getHttpServer());
+  let validator: OpenApiResponseValidator | undefined;
+  const http = validatingAgent(request(app.getHttpServer()), () => {
+    validator ??= new OpenApiResponseValidator(app.get(OpenApiDocument).get());
+    return validator;
+  });
   const testApp: TestApp = {
     app,
     http,

@@ -28,7 +28,6 @@ export class EnterpriseTokenController {
   @ApiBody({ type: EnterpriseTokenFormDto })
   @ApiOkResponse({ type: EnterpriseTokenResponseDto })
   @ApiOAuthErrors()
-  @ApiProblems(413)
   issueToken(@FormBody() form: Record<string, unknown>, @CurrentPartner() partner: Partner): Promise<EnterpriseTokenResponseDto> {
     return this.enterprise.issue(form, partner);
   }

@@ -9,6 +9,7 @@ import { DowntimeBookkeeping } from './downtime/downtime-bookkeeping';
 import { DowntimeGate } from './downtime/downtime.gate';
 import { MaintenanceWindowsController } from './downtime/maintenance-windows.controller';
 import { RetiredVersionGate } from './retired/retired-version.gate';
+import { RetiredVersionsOpenApi } from './retired/retired-versions.openapi';
 import { AdminJobsController } from './jobs/admin-jobs.controller';
 import { AdminPartnersController } from './partners/admin-partners.controller';
 import { AdminSeedController } from './seed/admin-seed.controller';
@@ -34,7 +35,7 @@ import { AdminUsersService } from './users/admin-users.service';
     TestCertificateController,
     MaintenanceWindowsController,
   ],
-  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate],
+  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

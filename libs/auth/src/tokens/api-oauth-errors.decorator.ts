@@ -4,7 +4,11 @@ import { OAuthErrorDto } from './token.dto';
 
 const example = (error: string, error_description: string) => ({ value: { error, error_description } });
 
-/** The RFC 6749 §5.2 errors of a token endpoint (contract §2 table), as application/json. */
+/**
+ * Every error of a token endpoint (contract §2 table) as the RFC 6749 §5.2 application/json it is,
+ * downtime and body size included, so an OAuth library reads each one (issue 13). Its Cache-Control,
+ * WWW-Authenticate and Retry-After headers are added to the document by describeResponseHeaders.
+ */
 export function ApiOAuthErrors() {
   const schema = { $ref: getSchemaPath(OAuthErrorDto) };
   return applyDecorators(
@@ -21,6 +25,7 @@ export function ApiOAuthErrors() {
             invalid_grant: example('invalid_grant', 'The pending_code has already been exchanged.'),
             authorization_pending: example('authorization_pending', 'The user has not completed the eid authentication yet'),
             expired_token: example('expired_token', 'The eid authentication expired.'),
+            bad_body: example('invalid_request', 'The body is not application/x-www-form-urlencoded'),
           },
         },
       },
@@ -34,6 +39,18 @@ export function ApiOAuthErrors() {
       status: 403,
       description: 'kyc_required: the user has not answered the know-your-customer questions (bank §7.1 case 6)',
       content: { 'application/json': { schema, example: { error: 'kyc_required', error_description: 'The user has not answered the know-your-customer questions' } } },
+    }),
+    ApiResponse({
+      status: 413,
+      description: 'invalid_request: the body is over 1 MB',
+      content: { 'application/json': { schema, example: { error: 'invalid_request', error_description: 'The request body is larger than the limit of 1 MB.' } } },
+    }),
+    ApiResponse({
+      status: 503,
+      description: 'temporarily_unavailable: inside a planned downtime window of bank §8 (sandbox clock), with Retry-After in seconds (contract §7)',
+      content: {
+        'application/json': { schema, example: { error: 'temporarily_unavailable', error_description: 'Planned downtime until 2026-11-22T07:45:00+01:00 (bank §8).' } },
+      },
     }),
   );
 }

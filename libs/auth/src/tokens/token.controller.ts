@@ -1,6 +1,6 @@
 import { Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { ApiOAuthErrors } from './api-oauth-errors.decorator';
@@ -30,7 +30,6 @@ export class TokenController {
   @ApiBody({ type: TokenRequestFormDto })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiOAuthErrors()
-  @ApiProblems(413)
   issueToken(@CurrentPsd2Client() client: Psd2Client, @FormBody() form: Record<string, unknown>): Promise<TokenResponseDto> {
     return this.tokens.issue(form, client);
   }

@@ -39,7 +39,16 @@ export class TokenRequestFormDto {
 
 export class OAuthErrorDto {
   @ApiProperty({
-    enum: ['invalid_client', 'invalid_request', 'unsupported_grant_type', 'invalid_grant', 'authorization_pending', 'expired_token', 'kyc_required'],
+    enum: [
+      'invalid_client',
+      'invalid_request',
+      'unsupported_grant_type',
+      'invalid_grant',
+      'authorization_pending',
+      'expired_token',
+      'kyc_required',
+      'temporarily_unavailable',
+    ],
   })
   error: string;
 

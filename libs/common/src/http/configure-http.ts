@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { SandboxConfig } from '../config/sandbox-config';
 import { DomainError } from '../errors/domain-error';
+import { assignRequestId } from '../logging/request-id';
 import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
@@ -32,6 +33,11 @@ export function configureHttp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   answerClientErrors(app.getHttpServer());
+  // The request id first: answers given before routing carry X-Request-Id too (contract §14).
+  express.use((req: Request, res: Response, next: NextFunction) => {
+    assignRequestId(req, res);
+    next();
+  });
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {

@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { SandboxConfig } from '../config/sandbox-config';
 import { redactUrl, serializeError } from './log-redaction';
+import { assignRequestId } from './request-id';
 
 /** Secrets that must never reach a log line (DEVELOPERS.md, issue 2). */
 export const REDACTED_PATHS = [
@@ -17,7 +17,6 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface LoggingModuleOptions {
   /** Where log lines go; standard output when absent (tests capture them here). */
@@ -40,12 +39,7 @@ export class LoggingModule {
                 // Request lines are info; below that level, skip the per-request serialization.
                 autoLogging: ['trace', 'debug', 'info'].includes(config.logLevel),
                 redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-                genReqId: (req: IncomingMessage, res: ServerResponse) => {
-                  const given = req.headers['x-request-id'];
-                  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-                  res.setHeader('X-Request-Id', id);
-                  return id;
-                },
+                genReqId: assignRequestId,
                 serializers: {
                   // The query is in the url, redacted by parameter name; its parsed copy is left out.
                   req: (req: { url?: string; query?: unknown }) => ({ ...req, url: req.url && redactUrl(req.url), query: undefined }),

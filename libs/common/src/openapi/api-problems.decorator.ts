@@ -48,6 +48,8 @@ export interface ProblemExample {
   code?: ErrorCode;
   description?: string;
   message?: string;
+  /** Other media types the same failure may be answered in (e.g. the eid page's text/html). */
+  alsoAs?: Record<string, { schema: { type: 'string' } }>;
 }
 
 /**
@@ -74,6 +76,7 @@ export function ApiProblems(...problems: Array<number | ProblemExample>) {
               reason: { code, message: p.message ?? `${title}: see reason.code` },
             },
           },
+          ...p.alsoAs,
         },
       });
     }),

@@ -2,6 +2,7 @@ import { type INestApplication, Injectable } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
 import { API_TAGS } from './api-tags';
+import { describeResponseHeaders, finishDocument } from './openapi-finish';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -22,7 +23,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // One tag per interface, declared in the order /docs shows them (issue 9).
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const config = builder.build();
-  return closeRequestBodySchemas(SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] }));
+  const document = closeRequestBodySchemas(SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] }));
+  finishDocument(document);
+  return document;
 }
 
 /**
@@ -59,29 +62,48 @@ export function closeRequestBodySchemas(document: OpenAPIObject): OpenAPIObject 
   return document;
 }
 
-/** The document built at start, for routes that serve parts of it (e.g. /mortgage/openapi.yaml). */
+/** A change a module makes to the document after the decorators built it (e.g. the retired aliases of contract §12). */
+export type OpenApiTransform = (document: OpenAPIObject) => void;
+
+/**
+ * The document, built on first use (after every module registered its transforms in onModuleInit), for
+ * /openapi.json and the routes that serve parts of it (e.g. /mortgage/openapi.yaml).
+ */
 @Injectable()
 export class OpenApiDocument {
+  private app: INestApplication | null = null;
   private document: OpenAPIObject | null = null;
+  private readonly transforms: OpenApiTransform[] = [];
 
-  set(document: OpenAPIObject): void {
-    this.document = document;
+  /** Called in onModuleInit by modules that add to the document. */
+  addTransform(transform: OpenApiTransform): void {
+    if (this.document) throw new Error('OpenAPI transforms are registered in onModuleInit, before the document is first built');
+    this.transforms.push(transform);
+  }
+
+  setApp(app: INestApplication): void {
+    this.app = app;
   }
 
   get(): OpenAPIObject {
-    if (!this.document) throw new Error('The OpenAPI document is built by configureHttp before the app serves requests');
+    if (!this.document) {
+      if (!this.app) throw new Error('The OpenAPI document is set up by configureHttp before the app serves requests');
+      const document = buildOpenApiDocument(this.app);
+      for (const transform of this.transforms) transform(document);
+      describeResponseHeaders(document);
+      this.document = document;
+    }
     return this.document;
   }
 }
 
-/** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1). */
-export function setupOpenApi(app: INestApplication): OpenAPIObject {
-  const document = buildOpenApiDocument(app);
-  app.get(OpenApiDocument).set(document);
-  SwaggerModule.setup(DOCS_PATH, app, document, {
+/** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1); the document is built on first request. */
+export function setupOpenApi(app: INestApplication): void {
+  const holder = app.get(OpenApiDocument);
+  holder.setApp(app);
+  SwaggerModule.setup(DOCS_PATH, app, () => holder.get(), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     yamlDocumentUrl: '/openapi.yaml',
     customSiteTitle: 'Bank API sandbox',
   });
-  return document;
 }

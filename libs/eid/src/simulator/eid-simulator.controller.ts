@@ -97,7 +97,10 @@ export class EidSimulatorController {
 
   @Post('operations/:operation_id/complete')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Approve: the user identifies or signs' })
+  @ApiOperation({
+    summary: 'Approve: the user identifies or signs',
+    description: 'The open order becomes COMPLETE, as if the user approved it in the eid app (contract §4).',
+  })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
   @ApiProblems(400, 404, NOT_OPEN)
@@ -107,7 +110,10 @@ export class EidSimulatorController {
 
   @Post('operations/:operation_id/fail')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Fail the order with a FAILED hint code of bank §3.2' })
+  @ApiOperation({
+    summary: 'Fail the order with a FAILED hint code of bank §3.2',
+    description: 'The open order becomes FAILED with the given hint code, as the eid would end it (contract §4).',
+  })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
   @ApiProblems(400, 404, NOT_OPEN, 413)
@@ -130,7 +136,10 @@ export class EidSimulatorController {
 
   @Post('operations/:operation_id/confirm-call')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Confirm being in the call (phone orders)' })
+  @ApiOperation({
+    summary: 'Confirm being in the call (phone orders)',
+    description: 'For an order started with start/phone: the user confirms being in the call with the partner (contract §4, §11).',
+  })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
   @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })
@@ -140,7 +149,10 @@ export class EidSimulatorController {
 
   @Post('operations/:operation_id/decline-call')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Decline the call: FAILED USER_DECLINED_CALL (phone orders)' })
+  @ApiOperation({
+    summary: 'Decline the call: FAILED USER_DECLINED_CALL (phone orders)',
+    description: 'For an order started with start/phone: the user says they are not in a call, and the order fails (contract §4, §11).',
+  })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
   @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })

@@ -22,7 +22,32 @@ function openApiPart(document: OpenAPIObject, tags: readonly string[]): OpenAPIO
       return METHODS.some((method) => kept[method]) ? [[path, kept]] : [];
     }),
   );
-  return { ...document, tags: (document.tags ?? []).filter((tag) => tags.includes(tag.name)), paths };
+  return { ...document, tags: (document.tags ?? []).filter((tag) => tags.includes(tag.name)), paths, components: usedComponents(document, paths) };
+}
+
+/** Only the components the part's operations reach (issue 13: Spectral's oas3-unused-component). */
+function usedComponents(document: OpenAPIObject, paths: OpenAPIObject['paths']): OpenAPIObject['components'] {
+  const components = (document.components ?? {}) as Record<string, Record<string, unknown>>;
+  const used: Record<string, Record<string, unknown>> = {};
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const ref = (value as { $ref?: unknown }).$ref;
+    const [, kind, name] = typeof ref === 'string' ? (/^#\/components\/([^/]+)\/(.+)$/.exec(ref) ?? []) : [];
+    if (kind && name && !used[kind]?.[name] && components[kind]?.[name]) {
+      (used[kind] ??= {})[name] = components[kind][name];
+      visit(components[kind][name]);
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(paths);
+  const schemes = new Set(
+    Object.values(paths).flatMap((item) =>
+      METHODS.flatMap((method) => ((item as Record<string, { security?: Array<Record<string, unknown>> }>)[method]?.security ?? []).flatMap((entry) => Object.keys(entry))),
+    ),
+  );
+  const securitySchemes = Object.fromEntries(Object.entries(components.securitySchemes ?? {}).filter(([name]) => schemes.has(name)));
+  return { ...used, ...(schemes.size ? { securitySchemes } : {}) } as OpenAPIObject['components'];
 }
 
 @ApiInterface(API_TAG.mortgage)
@@ -49,6 +74,17 @@ export class MortgageOpenApiController {
   private part(): OpenAPIObject {
     const document = this.document.get();
     const part = openApiPart(document, PART_TAGS);
-    return { ...part, info: { ...part.info, title: `${document.info.title}: mortgage and signing` } };
+    return {
+      ...part,
+      info: {
+        ...part.info,
+        title: `${document.info.title}: mortgage and signing`,
+        description:
+          'The partner interfaces of the sandbox: mortgage pre-approval, loan applications 2.0 and the effective interest rate ' +
+          '(bank §4.5, §9 rules 6–7; contract §9), and partner signing (bank §4.4; contract §11), each with and without the ' +
+          '/partner prefix, authenticated by the partner api key (or its client-credentials token) as bearer. Errors are ' +
+          'application/problem+json (bank §2.8). Part of /openapi.json, which describes every route of the sandbox.',
+      },
+    };
   }
 }

@@ -36,7 +36,10 @@ export class AdminClockController {
   }
 
   @Delete()
-  @ApiOperation({ summary: 'Return to real time' })
+  @ApiOperation({
+    summary: 'Return to real time',
+    description: 'Drops any offset or freeze: the sandbox clock follows the real clock again (contract §6).',
+  })
   @ApiOkResponse({ type: ClockResponseDto })
   resetClock(): Promise<ClockResponseDto> {
     return this.service.reset();

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, Clock, INSTANT, Public, SandboxConfig } from '@app/common';
 import { activeWindow, DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
 
@@ -13,7 +13,22 @@ export class MaintenanceWindowDto {
 
 /** Contract §7. */
 export class MaintenanceWindowsDto {
-  @ApiPropertyOptional({ type: MaintenanceWindowDto, nullable: true, description: 'The window in force now (sandbox clock), or null' })
+  /**
+   * Always sent, null outside every window (contract §7). Inline rather than a $ref: OpenAPI 3.0's
+   * `nullable` only applies beside a `type`, and strict validators refuse it next to `allOf` (issue 13).
+   */
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      start: { type: 'string', format: 'date-time', example: '2026-11-22T04:00:00+01:00', description: 'Europe/Stockholm wall-clock time with its offset' },
+      end: { type: 'string', format: 'date-time', example: '2026-11-22T07:45:00+01:00', description: 'Europe/Stockholm wall-clock time with its offset' },
+    },
+    required: ['start', 'end'],
+    // `required` above lists the window's fields; selfRequired says `active` itself is always sent.
+    selfRequired: true,
+    description: 'The window in force now (sandbox clock); null when none is (or with DOWNTIME_CALENDAR=off)',
+  })
   active: MaintenanceWindowDto | null;
 
   @ApiProperty({ type: [MaintenanceWindowDto], description: 'Every window of bank §8' })

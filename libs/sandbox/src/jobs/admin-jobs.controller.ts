@@ -21,6 +21,12 @@ export class AdminJobsController {
     description: 'Waits for a job another instance is running instead of skipping it, and answers when all are done (contract §6).',
   })
   @ApiOkResponse({ type: JobsRunResponseDto })
+  @ApiProblems({
+    status: 500,
+    code: 'INTERNAL_ERROR',
+    description: 'A job failed: the others still ran, and the cause is in the service log (contract §6)',
+    message: 'An unexpected error occurred. It has been logged.',
+  })
   async runJobs(): Promise<JobsRunResponseDto> {
     return { ran: await this.jobs.runAllNow() };
   }

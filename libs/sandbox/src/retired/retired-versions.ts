@@ -17,6 +17,11 @@ export interface RetiredVersion {
   end: Date | null;
   /** Deprecation: the end, or for a path that never ends, when its successor appeared. */
   deprecatedAt: Date;
+  /**
+   * For the OpenAPI document (issue 13): an alias row's retired and successor prefixes and the segment
+   * it renames, so each successor operation is also described under its retired path.
+   */
+  documented?: { retired: string; successor: string; renamed?: { retired: string; successor: string } };
 }
 
 const endOfDay = (date: string) => stockholmInstant(date, 24);
@@ -37,6 +42,7 @@ export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
     pattern: /^()\/psd2\/savings\/2\.0(\/.*)?$/,
     successor: (rest) => `/psd2/savings/3.0${rest}`,
     successorName: '/psd2/savings/3.0/…',
+    documented: { retired: '/psd2/savings/2.0', successor: '/psd2/savings/3.0' },
     before: 'alias',
     end: endOfDay('2024-04-30'),
     deprecatedAt: endOfDay('2024-04-30'),
@@ -46,6 +52,11 @@ export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
     pattern: /^(\/partner)?\/api\/loan-application\/1\.0\/mortgages(?!\/preapproval)(\/.*)?$/,
     successor: (rest) => `/api/loan-application/2.0/mortgages${rest.replace(/\/applicant(?=\/|$)/g, '/participant')}`,
     successorName: '/api/loan-application/2.0/mortgages/… (applicant → participant)',
+    documented: {
+      retired: '/api/loan-application/1.0/mortgages',
+      successor: '/api/loan-application/2.0/mortgages',
+      renamed: { retired: '/applicant', successor: '/participant' },
+    },
     before: 'alias',
     end: endOfDay('2024-04-30'),
     deprecatedAt: endOfDay('2024-04-30'),
@@ -54,6 +65,7 @@ export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
     pattern: /^(\/partner)?\/api\/signing\/1\.0(\/.*)?$/,
     successor: (rest) => `/signing/1.0${rest}`,
     successorName: '/partner/signing/1.0/…',
+    documented: { retired: '/api/signing/1.0', successor: '/signing/1.0' },
     before: 'alias',
     end: startOfDay('2024-03-28'),
     deprecatedAt: startOfDay('2024-03-28'),
@@ -62,6 +74,7 @@ export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
     pattern: /^(\/partner)?\/applications(\/.*)?$/,
     successor: (rest) => `/mortgage/2.0${rest}`,
     successorName: '/mortgage/2.0/…',
+    documented: { retired: '/applications', successor: '/mortgage/2.0' },
     before: 'alias',
     end: startOfDay('2024-04-12'),
     deprecatedAt: startOfDay('2024-04-12'),
@@ -70,6 +83,7 @@ export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
     pattern: /^(\/partner)?\/api\/loan-application\/1\.0\/mortgages\/preapproval(\/.*)?$/,
     successor: (rest) => `/mortgage/2.0/pre-approval${rest}`,
     successorName: '/mortgage/2.0/pre-approval…',
+    documented: { retired: '/api/loan-application/1.0/mortgages/preapproval', successor: '/mortgage/2.0/pre-approval' },
     before: 'alias',
     end: null,
     deprecatedAt: startOfDay('2024-04-12'),

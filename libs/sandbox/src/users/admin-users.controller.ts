@@ -56,7 +56,10 @@ export class AdminUsersController {
   }
 
   @Get(':personal_number')
-  @ApiOperation({ summary: 'A sandbox user with its settings and accounts' })
+  @ApiOperation({
+    summary: 'A sandbox user with its settings and accounts',
+    description: 'The user as PUT /admin/users/{personal_number} left it, with every account it owns; any personal-number form of contract §4 is read.',
+  })
   @ApiParam(PERSONAL_NUMBER_PARAM)
   @ApiOkResponse({ type: UserResponseDto })
   @ApiProblems(400, 404)

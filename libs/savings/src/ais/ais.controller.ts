@@ -28,14 +28,20 @@ export class AisController {
   constructor(private readonly ais: AisService) {}
 
   @Get('accounts-numbers')
-  @ApiOperation({ summary: 'The user\'s account numbers' })
+  @ApiOperation({
+    summary: 'The user\'s account numbers',
+    description: 'The numbers of every account the token\'s user owns (bank §4.2; contract §10).',
+  })
   @ApiOkResponse({ type: AccountNumbersDto })
   async accountNumbers(@CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountNumbersDto> {
     return { account_numbers: await this.ais.accountNumbers(caller) };
   }
 
   @Get('accounts')
-  @ApiOperation({ summary: 'The user\'s accounts with balances' })
+  @ApiOperation({
+    summary: 'The user\'s accounts with balances',
+    description: 'Every account the token\'s user owns, with its balance (bank §4.2; contract §10).',
+  })
   @ApiOkResponse({ type: AccountListDto })
   async accounts(@CurrentPsd2Caller() caller: Psd2Caller): Promise<AccountListDto> {
     return { accounts: await this.ais.list(caller) };
@@ -52,7 +58,10 @@ export class AisController {
 
   // The static `transfers` routes come before /{currency}/{amount} (contract §10).
   @Get('accounts/:accountNumber/transfers')
-  @ApiOperation({ summary: 'Every transfer ordered from the account, in any status' })
+  @ApiOperation({
+    summary: 'Every transfer ordered from the account, in any status',
+    description: 'The transfers ordered from this account of the token\'s user, by any TPP, in any status (bank §4.2; contract §10).',
+  })
   @ApiParam(ACCOUNT_PARAM)
   @ApiOkResponse({ type: AccountTransfersDto })
   @ApiProblems(NO_ACCOUNT)

@@ -34,7 +34,10 @@ export class PisV3Controller {
   }
 
   @Get(':accountNumber/transfers/:referenceId/status')
-  @ApiOperation({ summary: 'Status of a transfer (v3)' })
+  @ApiOperation({
+    summary: 'Status of a transfer (v3)',
+    description: 'The status of a transfer this TPP ordered with the non-authenticated token (bank §4.3; contract §10).',
+  })
   @ApiParam(ACCOUNT_PARAM)
   @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: TransferStatusDto })

@@ -102,14 +102,20 @@ export class PisController {
   }
 
   @Get('accounts/recurring-transfers')
-  @ApiOperation({ summary: 'The recurring transfers this TPP ordered for the user' })
+  @ApiOperation({
+    summary: 'The recurring transfers this TPP ordered for the user',
+    description: 'Every recurring transfer this TPP ordered for the token\'s user, in any status (bank §4.2; contract §10).',
+  })
   @ApiOkResponse({ type: RecurringTransferListDto })
   async listRecurringTransfers(@CurrentPsd2Caller() caller: Psd2Caller): Promise<RecurringTransferListDto> {
     return { recurring_transfers: await this.transfers.listRecurring(caller) };
   }
 
   @Get('accounts/:accountNumber/transfers/:referenceId/status')
-  @ApiOperation({ summary: 'Status of a transfer' })
+  @ApiOperation({
+    summary: 'Status of a transfer',
+    description: 'The status of a transfer this TPP ordered from the account; another TPP\'s is 404 (bank §4.2; contract §10).',
+  })
   @ApiParam(ACCOUNT_PARAM)
   @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: TransferStatusDto })
@@ -123,7 +129,10 @@ export class PisController {
   }
 
   @Get('accounts/:accountNumber/recurring-transfers/:referenceId/status')
-  @ApiOperation({ summary: 'Status of a recurring transfer, with its next transfer date' })
+  @ApiOperation({
+    summary: 'Status of a recurring transfer, with its next transfer date',
+    description: 'The status of a recurring transfer this TPP ordered, and when it next runs (bank §4.2; contract §10).',
+  })
   @ApiParam(ACCOUNT_PARAM)
   @ApiParam(REFERENCE_ID_PARAM)
   @ApiOkResponse({ type: RecurringTransferStatusDto })

@@ -33,8 +33,16 @@ export class EidSimulatorPageController {
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiProblems(
-    { status: 400, description: 'An unknown query parameter; other bad input too when the client prefers JSON (a browser sees it on the page)' },
-    { status: 404, description: 'An unknown order, when the client prefers JSON (a browser sees it on the page)' },
+    {
+      status: 400,
+      description: 'A malformed query value: shown on the page, or a problem for a client that accepts application/json (contract §2)',
+      alsoAs: { 'text/html': { schema: { type: 'string' } } },
+    },
+    {
+      status: 404,
+      description: 'An unknown order: shown on the page, or a problem for a client that accepts application/json (contract §2)',
+      alsoAs: { 'text/html': { schema: { type: 'string' } } },
+    },
   )
   async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     const model = await this.pages.load(query, { errorsOnPage: prefersHtml(req) });

@@ -1,0 +1,157 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/** The token endpoints: every answer RFC 6749 JSON with Cache-Control: no-store (contract §2). */
+export const TOKEN_ENDPOINT_PATHS: readonly string[] = ['/psd2/auth/1.0/token', '/api/auth/1.0/token'];
+/** The one token endpoint whose 401 has no WWW-Authenticate: a certificate, not a bearer, authenticates there (contract §2). */
+const PSD2_TOKEN_PATH = '/psd2/auth/1.0/token';
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type Json = Record<string, unknown>;
+interface ResponseLike {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Json;
+}
+interface OperationLike {
+  operationId?: string;
+  description?: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, ResponseLike>;
+}
+
+/** Every operation of the document with its path. */
+export function operationsOf(document: OpenAPIObject): Array<{ path: string; method: string; operation: OperationLike }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((method) => (item as Json)[method]).map((method) => ({ path, method, operation: (item as Json)[method] as OperationLike })),
+  );
+}
+
+/** Response headers the service sends, each defined once (issue 13). */
+export const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description: 'The id of this request in the service log: the caller\'s X-Request-Id when it is a well-formed one, else a new UUID',
+    required: true,
+    schema: { type: 'string', example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13' },
+  },
+  'Retry-After': {
+    description: 'Whole seconds to wait before trying again (RFC 9110 §10.2.3): to the end of the planned downtime window (contract §7), or 1 for a QR poll that came too fast (contract §5)',
+    required: true,
+    schema: { type: 'integer', minimum: 0, example: 120 },
+  },
+  'WWW-Authenticate': {
+    description:
+      'Bearer realm="sandbox", plus error="invalid_token" exactly when a bearer value was sent and refused (RFC 6750 §3, contract §2)',
+    required: true,
+    schema: { type: 'string', example: 'Bearer realm="sandbox", error="invalid_token"' },
+  },
+  'Cache-Control': {
+    description: 'no-store: token endpoint answers are never cached (RFC 6749 §5.1, contract §2)',
+    required: true,
+    schema: { type: 'string', enum: ['no-store'] },
+  },
+  Deprecation: {
+    description: 'This path is retired (RFC 9745): @<unix seconds> of its end, or for a path that never ends, of when its successor appeared (contract §7, §12)',
+    required: true,
+    schema: { type: 'string', pattern: '^@\\d+$', example: '@1714514400' },
+  },
+  Sunset: {
+    description: 'When this path stops working (RFC 8594), after which it answers 410 VERSION_WITHDRAWN (contract §7, §12)',
+    required: true,
+    schema: { type: 'string', example: 'Tue, 30 Apr 2024 22:00:00 GMT' },
+  },
+  Link: {
+    description: 'The successor of this retired path: <path>; rel="successor-version" (RFC 8288, contract §12)',
+    required: true,
+    schema: { type: 'string', example: '</psd2/savings/3.0/accounts>; rel="successor-version"' },
+  },
+} as const;
+
+/** A deep copy by JSON, not structuredClone: its objects may come from another realm (jest's vm), which js-yaml refuses to dump. */
+export const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+export type ResponseHeaderName = keyof typeof RESPONSE_HEADERS;
+
+export const headerRef = (name: ResponseHeaderName) => ({ $ref: `#/components/headers/${name}` });
+
+/** Adds `names` to a response's headers, as references to the one definition. */
+export function addResponseHeaders(response: ResponseLike, ...names: ResponseHeaderName[]): void {
+  response.headers = { ...(response.headers ?? {}) };
+  for (const name of names) response.headers[name] = headerRef(name);
+}
+
+/**
+ * What the decorators cannot say, applied to the built document (issue 13): a server, opaque bearer
+ * values, operationIds without Nest's [0]/[1] suffix for routes with two paths, one entry per security
+ * scheme.
+ */
+export function finishDocument(document: OpenAPIObject): void {
+  // Same origin as the document (http://localhost:3000 by default, contract §1), so Try it out works anywhere.
+  document.servers = [{ url: '/', description: 'This sandbox: the origin that serves this document' }];
+  for (const scheme of Object.values(document.components?.securitySchemes ?? {})) {
+    // The sandbox's tokens and keys are opaque strings, not JWTs.
+    if ('bearerFormat' in scheme) delete (scheme as { bearerFormat?: string }).bearerFormat;
+  }
+  const requestSchemas: unknown[] = [];
+  for (const { path, operation } of operationsOf(document)) {
+    // Nest numbers the paths of a route with several (signing and mortgage with and without /partner, contract §1).
+    const suffix = /\[(\d+)\]$/.exec(operation.operationId ?? '');
+    if (suffix) {
+      const base = operation.operationId!.slice(0, suffix.index);
+      operation.operationId = path.startsWith('/partner/') ? `${base}_partner` : base;
+    }
+    if ((operation as { requestBody?: unknown }).requestBody) requestSchemas.push((operation as { requestBody?: unknown }).requestBody);
+    if (operation.security) {
+      const seen = new Set<string>();
+      operation.security = operation.security.filter((entry) => {
+        const key = JSON.stringify(entry);
+        return !seen.has(key) && seen.add(key);
+      });
+    }
+  }
+  defaultsIntoDescriptions(document, requestSchemas);
+}
+
+/**
+ * A request-body property with a `default` is optional to send, but generators such as
+ * openapi-typescript type every property with a default as present (issue 13: the README's seed body
+ * failed to type-check). So request schemas say their defaults in the description instead.
+ */
+function defaultsIntoDescriptions(document: OpenAPIObject, roots: unknown[]): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) return value.forEach(visit);
+    const node = value as Json;
+    if (typeof node.$ref === 'string') visit(schemas[node.$ref.replace('#/components/schemas/', '')]);
+    for (const property of Object.values((node.properties as Record<string, Json> | undefined) ?? {})) {
+      if (property && 'default' in property) {
+        const text = `Default: ${JSON.stringify(property.default)}.`;
+        property.description = property.description ? `${String(property.description).replace(/\.?$/, '.')} ${text}` : text;
+        delete property.default;
+      }
+    }
+    for (const inner of Object.values(node)) visit(inner);
+  };
+  roots.forEach(visit);
+}
+
+/**
+ * The response headers of contract §2, §5, §7 on every response that carries them, defined once in
+ * components.headers: X-Request-Id on all, Retry-After on 429 and 503, WWW-Authenticate on 401 (not
+ * the PSD2 token endpoint's), Cache-Control on the token endpoints.
+ */
+export function describeResponseHeaders(document: OpenAPIObject): void {
+  document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...jsonCopy(RESPONSE_HEADERS) } as never };
+  for (const { path, operation } of operationsOf(document)) {
+    const tokenEndpoint = TOKEN_ENDPOINT_PATHS.includes(path);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      addResponseHeaders(response, 'X-Request-Id');
+      if (status === '429' || status === '503') addResponseHeaders(response, 'Retry-After');
+      if (status === '401' && path !== PSD2_TOKEN_PATH) addResponseHeaders(response, 'WWW-Authenticate');
+      if (tokenEndpoint) addResponseHeaders(response, 'Cache-Control');
+    }
+  }
+}
