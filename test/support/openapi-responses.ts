@@ -2,6 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Response } from 'supertest';
+import { tokenEndpointOf } from '@app/common';
 
 // ajv-formats is CommonJS: under ESM its function is the default export's default.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
@@ -15,7 +16,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  *
  * The narrow exceptions, each a rule:
  * - The documentation itself (/docs, /openapi.json, /openapi.yaml) is served by Swagger, not described.
- * - A path (or method) the document does not name answers Nest's 404 problem, checked against ProblemDto.
+ * - A path (or method) the document does not name answers Nest's 404, checked against ProblemDto (OAuthErrorDto on
+ *   the token paths, whose shape is chosen by path); a path that does not percent-decode may answer 400.
  * - The retired redirect flows (contract §12) are not operations (they never succeed): their 501, 410
  *   or downtime 503 is a problem, checked against ProblemDto.
  * - Routes of test-only modules (`createTestApp({ imports })`) live under /test-only/ and are not the
@@ -65,11 +67,14 @@ export class OpenApiResponseValidator {
     const operation = route ? (this.document.paths[route.path] as Record<string, unknown>)[method.toLowerCase()] as OperationLike | undefined : undefined;
     const where = `${method.toUpperCase()} ${path} → ${res.status}`;
     if (!route || !operation) {
-      // Not described: only the router's own 404 problem may answer (or a retired redirect flow's problem).
+      // Not described: only the router's own 404 may answer (or a retired redirect flow's problem, or the
+      // 400 naming a path that does not decode), in the shape the path chooses (contract §2).
       const redirectFlow = RETIRED_REDIRECT_FLOWS.test(path) && [410, 501, 503].includes(res.status);
-      if (res.status !== 404 && !redirectFlow) this.fail(where, `${route ? 'this method of the path' : 'the path'} is not in the document, yet it answered ${res.status}`);
-      if (!/^application\/problem\+json/.test(String(res.headers['content-type']))) this.fail(where, `an undescribed path answers application/problem+json, not ${res.headers['content-type']}`);
-      this.checkBody(where, { $ref: '#/components/schemas/ProblemDto' }, res, 'undocumented:problem');
+      const undecodable = res.status === 400 && !decodes(path);
+      if (res.status !== 404 && !redirectFlow && !undecodable) this.fail(where, `${route ? 'this method of the path' : 'the path'} is not in the document, yet it answered ${res.status}`);
+      const [type, schema] = tokenEndpointOf(path) ? ['application/json', 'OAuthErrorDto'] : ['application/problem+json', 'ProblemDto'];
+      if (!String(res.headers['content-type']).startsWith(type)) this.fail(where, `an undescribed path answers ${type}, not ${res.headers['content-type']}`);
+      this.checkBody(where, { $ref: `#/components/schemas/${schema}` }, res, `undocumented:${schema}`);
       return;
     }
     const responses = operation.responses ?? {};
@@ -164,3 +169,11 @@ export function validatingAgent<T extends object>(agent: T, validator: () => Ope
   });
 }
 
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
