@@ -1,12 +1,14 @@
 # The sandbox API. Build: docker build -t bank-api-sandbox .  (docker-compose.yml does this for you)
-FROM node:20.20-bookworm-slim AS build
+# Node 24 (LTS, maintained until April 2028): the runtime CI tests in full (.ci/run).
+ARG NODE_IMAGE=node:24-bookworm-slim
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20.20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./
