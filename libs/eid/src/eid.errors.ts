@@ -1,9 +1,9 @@
-import { DomainError, NotFound } from '@app/common';
+import { DomainError, InvalidState, NotFound } from '@app/common';
 
 /** Acting on an order that is no longer open, or in a way its channel does not allow (contract §4). */
-export class InvalidEidTransition extends DomainError {
+export class InvalidEidTransition extends InvalidState {
   constructor(orderId: string, why: string) {
-    super('INVALID_STATE', `The eid order ${orderId} ${why}.`);
+    super(`The eid order ${orderId} ${why}.`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { DomainError, NotFound } from '@app/common';
+import { InvalidState, NotFound } from '@app/common';
 
 export class UnknownPreApproval extends NotFound {
   constructor(id: string) {
@@ -12,8 +12,8 @@ export class UnknownLoanApplication extends NotFound {
   }
 }
 
-export class WrongMortgageState extends DomainError {
+export class WrongMortgageState extends InvalidState {
   constructor(what: string, status: string, needs: string) {
-    super('INVALID_STATE', `The ${what} is ${status}; this needs ${needs}.`);
+    super(`The ${what} is ${status}; this needs ${needs}.`);
   }
 }

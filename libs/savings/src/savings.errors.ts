@@ -1,4 +1,4 @@
-import { DomainError, NotFound } from '@app/common';
+import { DomainError, InvalidState, NotFound } from '@app/common';
 
 export class AccountNumberTaken extends DomainError {
   constructor(accountNumber: string) {
@@ -24,14 +24,14 @@ export class UnknownSigning extends NotFound {
   }
 }
 
-export class TransferNotDeletable extends DomainError {
+export class TransferNotDeletable extends InvalidState {
   constructor(referenceId: string, status: string) {
-    super('INVALID_STATE', `The transfer ${referenceId} is ${status} and can no longer be deleted.`);
+    super(`The transfer ${referenceId} is ${status} and can no longer be deleted.`);
   }
 }
 
-export class NotSignable extends DomainError {
+export class NotSignable extends InvalidState {
   constructor(referenceId: string, status: string) {
-    super('INVALID_STATE', `The transfer ${referenceId} is ${status}; only transfers AWAITING_SIGNATURE can be signed.`);
+    super(`The transfer ${referenceId} is ${status}; only transfers AWAITING_SIGNATURE can be signed.`);
   }
 }

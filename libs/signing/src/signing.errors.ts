@@ -1,4 +1,4 @@
-import { DomainError, NotFound } from '@app/common';
+import { DomainError, InvalidState, NotFound } from '@app/common';
 
 /** Contract §11: the 409 of bank §7.2, with its exact message. */
 export class SigningInProgress extends DomainError {
@@ -13,14 +13,14 @@ export class UnknownParticipant extends NotFound {
   }
 }
 
-export class NoSigningStarted extends DomainError {
+export class NoSigningStarted extends InvalidState {
   constructor(participantId: string) {
-    super('INVALID_STATE', `No signing has been started for participant ${participantId}; call start or start/phone first.`);
+    super(`No signing has been started for participant ${participantId}; call start or start/phone first.`);
   }
 }
 
-export class AlreadySigned extends DomainError {
+export class AlreadySigned extends InvalidState {
   constructor(participantId: string) {
-    super('INVALID_STATE', `Participant ${participantId} has already signed.`);
+    super(`Participant ${participantId} has already signed.`);
   }
 }

@@ -87,6 +87,13 @@ export class Unauthorized extends DomainError {
   }
 }
 
+/** Wrong state for this request: 409 INVALID_STATE (contract §2). Each lib's state errors extend it. */
+export class InvalidState extends DomainError {
+  constructor(message: string) {
+    super('INVALID_STATE', message);
+  }
+}
+
 export class Forbidden extends DomainError {
   constructor(message: string) {
     super('FORBIDDEN', message);

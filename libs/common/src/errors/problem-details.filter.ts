@@ -22,14 +22,23 @@ export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   unavailable: 503,
 };
 
-/** Codes for Nest's own HttpExceptions (unknown route, body parser, passport). */
-const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+/**
+ * The one status → code map: the code of a status when nothing more specific names one — Nest's own
+ * HttpExceptions (unknown route, body parser, passport) and the OpenAPI examples. 409 is a wrong
+ * state, INVALID_STATE (contract §2, whose catalogue has no CONFLICT).
+ */
+export const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
   400: 'VALIDATION_FAILED',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
-  409: 'CONFLICT',
+  409: 'INVALID_STATE',
+  410: 'VERSION_WITHDRAWN',
   413: 'PAYLOAD_TOO_LARGE',
+  429: 'POLLING_TOO_FAST',
+  500: 'INTERNAL_ERROR',
+  501: 'NOT_SIMULATED',
+  503: 'PLANNED_DOWNTIME',
 };
 
 export interface ProblemBody {

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiResponse } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CATALOGUE, ErrorCode } from '../errors/domain-error';
+import { CODE_OF_STATUS } from '../errors/problem-details.filter';
 
 export class ProblemReasonDto {
   @ApiProperty({ enum: Object.keys(ERROR_CATALOGUE), example: 'VALIDATION_FAILED' })
@@ -29,20 +30,6 @@ export class ProblemDto {
   reason: ProblemReasonDto;
 }
 
-const DEFAULT_CODE: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'INVALID_STATE',
-  410: 'VERSION_WITHDRAWN',
-  413: 'PAYLOAD_TOO_LARGE',
-  429: 'POLLING_TOO_FAST',
-  500: 'INTERNAL_ERROR',
-  501: 'NOT_SIMULATED',
-  503: 'PLANNED_DOWNTIME',
-};
-
 export interface ProblemExample {
   status: number;
   code?: ErrorCode;
@@ -60,7 +47,7 @@ export function ApiProblems(...problems: Array<number | ProblemExample>) {
   return applyDecorators(
     ...problems.map((problem) => {
       const p = typeof problem === 'number' ? { status: problem } : problem;
-      const code = p.code ?? DEFAULT_CODE[p.status] ?? 'INTERNAL_ERROR';
+      const code = p.code ?? CODE_OF_STATUS[p.status] ?? 'INTERNAL_ERROR';
       const title = STATUS_CODES[p.status] ?? 'Error';
       return ApiResponse({
         status: p.status,

@@ -1,3 +1,5 @@
+import { defineLifecycle } from '@app/common';
+
 /**
  * The lifecycle of an eid order, one table. INITIATED exists only for phone orders before the app
  * picks them up; COLLECT_ERROR only for signings whose user has the COLLECT_ERROR behaviour.
@@ -5,15 +7,13 @@
 export const EID_ORDER_STATUSES = ['INITIATED', 'PENDING', 'COMPLETE', 'FAILED', 'COLLECT_ERROR'] as const;
 export type EidOrderStatus = (typeof EID_ORDER_STATUSES)[number];
 
-const NEXT: Record<EidOrderStatus, readonly EidOrderStatus[]> = {
+export const EID_ORDER_LIFECYCLE = defineLifecycle(EID_ORDER_STATUSES, {
   INITIATED: ['PENDING', 'COMPLETE', 'FAILED', 'COLLECT_ERROR'],
   PENDING: ['COMPLETE', 'FAILED', 'COLLECT_ERROR'],
   COMPLETE: [],
   FAILED: [],
   COLLECT_ERROR: [],
-};
-
-export const canMove = (from: EidOrderStatus, to: EidOrderStatus): boolean => NEXT[from].includes(to);
+});
 
 /** Open orders can still change; the others keep their final state (contract §4). */
 export const OPEN_STATUSES: readonly EidOrderStatus[] = ['INITIATED', 'PENDING'];

@@ -6,7 +6,7 @@ import { InvalidEidTransition } from '../eid.errors';
 import {
   ACTIVATION_LIMIT_S,
   type CallInitiator,
-  canMove,
+  EID_ORDER_LIFECYCLE,
   type EidChannel,
   type EidOrderKind,
   type EidOrderStatus,
@@ -219,8 +219,8 @@ export class EidOrderEntity {
 
   /** The only place status is assigned; PENDING → PENDING changes the hint only. */
   private moveTo(status: EidOrderStatus, hint: HintCode | null): void {
-    if (status !== this.status && !canMove(this.status, status)) {
-      throw new InvalidEidTransition(this.id, `cannot move from ${this.status} to ${status}`);
+    if (status !== this.status) {
+      EID_ORDER_LIFECYCLE.assertMove(this.status, status, () => new InvalidEidTransition(this.id, `cannot move from ${this.status} to ${status}`));
     }
     this.status = status;
     this.hintCode = hint;

@@ -1,3 +1,5 @@
+import { defineLifecycle } from '@app/common';
+
 /**
  * Loan application 2.0 lifecycle, one table (bank §9 rule 6 names the routes; the states are ours):
  * signed by the main applicant (bank §3.3) it is submitted for PROCESSING, then decided like a
@@ -6,16 +8,13 @@
 export const LOAN_APPLICATION_STATUSES = ['AWAITING_SIGNATURE', 'PROCESSING', 'APPROVED', 'REJECTED', 'WITHDRAWN'] as const;
 export type LoanApplicationStatus = (typeof LOAN_APPLICATION_STATUSES)[number];
 
-const NEXT: Record<LoanApplicationStatus, readonly LoanApplicationStatus[]> = {
+export const LOAN_APPLICATION_LIFECYCLE = defineLifecycle(LOAN_APPLICATION_STATUSES, {
   AWAITING_SIGNATURE: ['PROCESSING', 'WITHDRAWN'],
   PROCESSING: ['APPROVED', 'REJECTED', 'WITHDRAWN'],
   APPROVED: [],
   REJECTED: [],
   WITHDRAWN: [],
-};
-
-export const loanApplicationStatusesBefore = (to: LoanApplicationStatus): LoanApplicationStatus[] =>
-  LOAN_APPLICATION_STATUSES.filter((from) => NEXT[from].includes(to));
+});
 
 /** Supplementary documents can be sent until the application is decided or withdrawn. */
 export const ACCEPTS_DOCUMENTS: readonly LoanApplicationStatus[] = ['AWAITING_SIGNATURE', 'PROCESSING'];

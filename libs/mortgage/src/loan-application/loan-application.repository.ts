@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@app/common';
 import { LoanApplicationEntity } from './loan-application.entity';
-import { type LoanApplicationStatus, loanApplicationStatusesBefore } from './loan-application-status';
+import { LOAN_APPLICATION_LIFECYCLE, type LoanApplicationStatus } from './loan-application-status';
 
 const COLUMNS = `id, partner_id, applicants, loan_amount::text AS loan_amount, status, created_at, processing_at, decided_at, customer_service_reference`;
 
@@ -74,7 +74,7 @@ export class LoanApplicationRepository {
                 customer_service_reference = COALESCE($6, customer_service_reference)
           WHERE id = $1 AND status = ANY($3::text[])
           RETURNING id`,
-        [id, to, loanApplicationStatusesBefore(to), changes.processingAt ?? null, changes.decidedAt ?? null, changes.customerServiceReference ?? null],
+        [id, to, LOAN_APPLICATION_LIFECYCLE.before(to), changes.processingAt ?? null, changes.decidedAt ?? null, changes.customerServiceReference ?? null],
       ),
     );
     return rows.length === 1;

@@ -17,7 +17,7 @@ import {
   SupplementaryDocumentReceiptDto,
 } from './loan-application.dto';
 import { LoanApplicationRepository } from './loan-application.repository';
-import { ACCEPTS_DOCUMENTS } from './loan-application-status';
+import { ACCEPTS_DOCUMENTS, LOAN_APPLICATION_LIFECYCLE } from './loan-application-status';
 
 export const LOAN_APPLICATION_PROCESS = 'loan_application';
 
@@ -78,7 +78,8 @@ export class LoanApplicationService implements OnModuleInit {
   /** Sandbox only: the participant signs now (no eid order), as PUT …/sign-bankid/… simulates. */
   async signNow(partner: Partner, id: string, participantId: string): Promise<void> {
     const application = await this.owned(partner, id);
-    if (application.status !== 'AWAITING_SIGNATURE') throw new WrongMortgageState('loan application', application.status, 'AWAITING_SIGNATURE');
+    // A signature is taken while it can still submit the application (AWAITING_SIGNATURE).
+    LOAN_APPLICATION_LIFECYCLE.assertMove(application.status, 'PROCESSING', () => new WrongMortgageState('loan application', application.status, 'AWAITING_SIGNATURE'));
     await this.participants.signNow(participantId, process(application));
   }
 
@@ -137,7 +138,7 @@ export class LoanApplicationService implements OnModuleInit {
   /** The main applicant's signature submits the application (bank §3.3: only the main applicant signs). */
   private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
     const application = await this.applications.lock(event.process.id, manager);
-    if (!application || application.status !== 'AWAITING_SIGNATURE' || event.personalNumber !== application.applicants[0].personal_number) return;
+    if (!application || !LOAN_APPLICATION_LIFECYCLE.canMove(application.status, 'PROCESSING') || event.personalNumber !== application.applicants[0].personal_number) return;
     await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') }, manager);
   }
 

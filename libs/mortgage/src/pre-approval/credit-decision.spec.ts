@@ -1,5 +1,5 @@
 import { decideCredit } from './credit-decision';
-import { canMovePreApproval, PRE_APPROVAL_STATUSES, preApprovalStatusesBefore } from './pre-approval-status';
+import { PRE_APPROVAL_LIFECYCLE, PRE_APPROVAL_STATUSES } from './pre-approval-status';
 
 describe('credit decision (contract §9)', () => {
   it('approves a debt of exactly 5.5 times the summed income, rejects one öre-free krona more', () => {
@@ -16,11 +16,11 @@ describe('credit decision (contract §9)', () => {
 
 describe('pre-approval lifecycle (bank §3.3)', () => {
   it('signing moves AWAITING_ACCEPTANCE to SIGNING_ONGOING or straight to PROCESSING; only PROCESSING is decided', () => {
-    expect(canMovePreApproval('AWAITING_ACCEPTANCE', 'PROCESSING')).toBe(true);
-    expect(preApprovalStatusesBefore('APPROVED')).toEqual(['PROCESSING']);
-    expect(preApprovalStatusesBefore('EXPIRED')).toEqual(['OFFER_GENERATED', 'AWAITING_ACCEPTANCE', 'SIGNING_ONGOING']);
+    expect(PRE_APPROVAL_LIFECYCLE.canMove('AWAITING_ACCEPTANCE', 'PROCESSING')).toBe(true);
+    expect(PRE_APPROVAL_LIFECYCLE.before('APPROVED')).toEqual(['PROCESSING']);
+    expect(PRE_APPROVAL_LIFECYCLE.before('EXPIRED')).toEqual(['OFFER_GENERATED', 'AWAITING_ACCEPTANCE', 'SIGNING_ONGOING']);
     for (const final of ['APPROVED', 'REJECTED', 'EXPIRED'] as const) {
-      expect(PRE_APPROVAL_STATUSES.filter((to) => canMovePreApproval(final, to))).toEqual([]);
+      expect(PRE_APPROVAL_STATUSES.filter((to) => PRE_APPROVAL_LIFECYCLE.canMove(final, to))).toEqual([]);
     }
   });
 });

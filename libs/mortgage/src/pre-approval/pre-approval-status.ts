@@ -1,3 +1,5 @@
+import { defineLifecycle } from '@app/common';
+
 /** Pre-approval lifecycle (bank §3.3; contract §9), one table. */
 export const PRE_APPROVAL_STATUSES = [
   'OFFER_GENERATED',
@@ -10,7 +12,7 @@ export const PRE_APPROVAL_STATUSES = [
 ] as const;
 export type PreApprovalStatus = (typeof PRE_APPROVAL_STATUSES)[number];
 
-const NEXT: Record<PreApprovalStatus, readonly PreApprovalStatus[]> = {
+export const PRE_APPROVAL_LIFECYCLE = defineLifecycle(PRE_APPROVAL_STATUSES, {
   OFFER_GENERATED: ['AWAITING_ACCEPTANCE', 'EXPIRED'],
   // With one applicant, the first signature moves straight to PROCESSING.
   AWAITING_ACCEPTANCE: ['SIGNING_ONGOING', 'PROCESSING', 'EXPIRED'],
@@ -19,12 +21,7 @@ const NEXT: Record<PreApprovalStatus, readonly PreApprovalStatus[]> = {
   APPROVED: [],
   REJECTED: [],
   EXPIRED: [],
-};
-
-export const canMovePreApproval = (from: PreApprovalStatus, to: PreApprovalStatus): boolean => NEXT[from].includes(to);
-
-export const preApprovalStatusesBefore = (to: PreApprovalStatus): PreApprovalStatus[] =>
-  PRE_APPROVAL_STATUSES.filter((from) => canMovePreApproval(from, to));
+});
 
 /** Contract §9: 30 days after creation, fixed; what has not reached PROCESSING by then is EXPIRED. */
 export const PRE_APPROVAL_VALIDITY_DAYS = 30;

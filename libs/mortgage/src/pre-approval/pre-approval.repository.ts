@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@app/common';
 import { PreApprovalEntity } from './pre-approval.entity';
-import { type PreApprovalStatus, preApprovalStatusesBefore } from './pre-approval-status';
+import { PRE_APPROVAL_LIFECYCLE, type PreApprovalStatus } from './pre-approval-status';
 
 const COLUMNS = `id, partner_id, applicants, loan_amount::text AS loan_amount, unsecured_loan_amount::text AS unsecured_loan_amount, offer,
   status, with_unsecured_loan, created_at, expiry_date, processing_at, decided_at, customer_service_reference`;
@@ -88,7 +88,7 @@ export class PreApprovalRepository {
         [
           id,
           to,
-          preApprovalStatusesBefore(to),
+          PRE_APPROVAL_LIFECYCLE.before(to),
           changes.withUnsecuredLoan ?? null,
           changes.processingAt ?? null,
           changes.decidedAt ?? null,
@@ -113,7 +113,7 @@ export class PreApprovalRepository {
     return returnedRows(
       await this.dataSource.query(
         `UPDATE pre_approval SET status = 'EXPIRED' WHERE status = ANY($2::text[]) AND expiry_date <= $1 RETURNING id`,
-        [now, preApprovalStatusesBefore('EXPIRED')],
+        [now, PRE_APPROVAL_LIFECYCLE.before('EXPIRED')],
       ),
     ).length;
   }

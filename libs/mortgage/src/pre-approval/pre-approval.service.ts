@@ -12,7 +12,7 @@ import { generateOffer } from './offer';
 import { AcceptPreApprovalResponseDto, CreatePreApprovalDto, PreApprovalCreatedDto, PreApprovalStatusDto } from './pre-approval.dto';
 import { PreApprovalEntity } from './pre-approval.entity';
 import { PreApprovalRepository } from './pre-approval.repository';
-import { PRE_APPROVAL_VALIDITY_DAYS } from './pre-approval-status';
+import { PRE_APPROVAL_LIFECYCLE, PRE_APPROVAL_VALIDITY_DAYS } from './pre-approval-status';
 
 export const PRE_APPROVAL_PROCESS = 'pre_approval';
 const DAY_MS = 86_400_000;
@@ -66,7 +66,11 @@ export class PreApprovalService implements OnModuleInit {
         throw new ValidationFailed('with_unsecured_loan is true, but no unsecured loan was offered (create the pre-approval with unsecured_loan_amount)');
       }
       await this.expireIfDue(preApproval, manager);
-      if (preApproval.status !== 'OFFER_GENERATED') throw new WrongMortgageState('pre-approval', preApproval.status, 'OFFER_GENERATED (an offer is accepted once)');
+      PRE_APPROVAL_LIFECYCLE.assertMove(
+        preApproval.status,
+        'AWAITING_ACCEPTANCE',
+        () => new WrongMortgageState('pre-approval', preApproval.status, 'OFFER_GENERATED (an offer is accepted once)'),
+      );
       const participants = await this.participants.register(
         { kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id },
         preApproval.applicants.map((a) => a.personal_number),
@@ -117,7 +121,8 @@ export class PreApprovalService implements OnModuleInit {
   /** The signing seam: SIGNING_ONGOING while some applicants have signed, PROCESSING once all have. */
   private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
     const preApproval = await this.preApprovals.lock(event.process.id, manager);
-    if (!preApproval || (preApproval.status !== 'AWAITING_ACCEPTANCE' && preApproval.status !== 'SIGNING_ONGOING')) return;
+    // Only a pre-approval a signature can still bring to PROCESSING listens (AWAITING_ACCEPTANCE, SIGNING_ONGOING).
+    if (!preApproval || !PRE_APPROVAL_LIFECYCLE.canMove(preApproval.status, 'PROCESSING')) return;
     if (await this.expireIfDue(preApproval, manager)) return;
     const participants = await this.participants.list({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id }, manager);
     if (participants.every((p) => p.signedAt !== null)) {
@@ -130,6 +135,8 @@ export class PreApprovalService implements OnModuleInit {
   /** Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees it). */
   private async expireIfDue(preApproval: PreApprovalEntity, manager?: EntityManager): Promise<boolean> {
     if (this.clock.now() < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}, manager))) return false;
+    // The row moved; the copy in hand follows (its status, read earlier, can only be an earlier one).
+    PRE_APPROVAL_LIFECYCLE.assertMove(preApproval.status, 'EXPIRED');
     preApproval.status = 'EXPIRED';
     return true;
   }

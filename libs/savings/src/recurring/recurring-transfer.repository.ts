@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@app/common';
-import { type RecurringStatus, recurringStatusesBefore } from '../transfers/transfer-status';
+import { RECURRING_LIFECYCLE, type RecurringStatus } from '../transfers/transfer-status';
 import type { TransferScope } from '../transfers/transfer.repository';
 import { RecurringTransferEntity } from './recurring-transfer.entity';
 
@@ -90,7 +90,7 @@ export class RecurringTransferRepository {
     const rows = returnedRows(
       await this.dataSource.query(
         `UPDATE recurring_transfer SET status = $2 WHERE reference_id = $1 AND status = ANY($3::text[]) RETURNING reference_id`,
-        [referenceId, to, recurringStatusesBefore(to)],
+        [referenceId, to, RECURRING_LIFECYCLE.before(to)],
       ),
     );
     return rows.length === 1;

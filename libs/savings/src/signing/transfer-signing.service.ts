@@ -8,6 +8,7 @@ import { type EidOrder, EidOrderService } from '@app/eid';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
 import { NotSignable, UnknownSigning, UnknownTransfer } from '../savings.errors';
 import { TransferRepository } from '../transfers/transfer.repository';
+import { RECURRING_LIFECYCLE, TRANSFER_LIFECYCLE } from '../transfers/transfer-status';
 import { TransferSigningStartedDto, TransferSigningStatusDto } from './signing.dto';
 import { TransferSigningEntity } from './transfer-signing.entity';
 import { TransferSigningRepository } from './transfer-signing.repository';
@@ -35,11 +36,15 @@ export class TransferSigningService {
       this.transfers.findSignable(ids, owner, caller.tpp.id),
       this.recurring.findSignable(ids, owner, caller.tpp.id),
     ]);
-    const found = new Map<string, string>([...transfers, ...recurring].map((t) => [t.referenceId, t.status]));
+    // Each must be able to move to what its signature makes of it (SIGNED, or ACTIVE for a recurring one).
+    const signable = new Map<string, () => void>([
+      ...transfers.map((t) => [t.referenceId, () => TRANSFER_LIFECYCLE.assertMove(t.status, 'SIGNED', () => new NotSignable(t.referenceId, t.status))] as const),
+      ...recurring.map((r) => [r.referenceId, () => RECURRING_LIFECYCLE.assertMove(r.status, 'ACTIVE', () => new NotSignable(r.referenceId, r.status))] as const),
+    ]);
     for (const id of ids) {
-      const status = found.get(id);
-      if (!status) throw new UnknownTransfer(id);
-      if (status !== 'AWAITING_SIGNATURE') throw new NotSignable(id, status);
+      const assertSignable = signable.get(id);
+      if (!assertSignable) throw new UnknownTransfer(id);
+      assertSignable();
     }
     const order = await this.eid.start({ kind: 'signing', channel: 'app', personalNumber: owner, requestedBy: caller.tpp.identifier });
     const signing = Object.assign(new TransferSigningEntity(), {

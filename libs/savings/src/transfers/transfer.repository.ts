@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '@app/common';
 import { TransferEntity } from './transfer.entity';
-import { type TransferStatus, transferStatusesBefore } from './transfer-status';
+import { TRANSFER_LIFECYCLE, type TransferStatus } from './transfer-status';
 
 const COLUMNS = `reference_id, account_number, owner_personal_number, tpp_id, recurring_transfer_id, amount::text AS amount, currency,
   to_char(transfer_date, 'YYYY-MM-DD') AS transfer_date, recipient_account_number, recipient_name, counter_part_statement, statement,
@@ -120,7 +120,7 @@ export class TransferRepository {
       await manager.query(
         `UPDATE transfer SET status = $2, signed_at = COALESCE($4, signed_at)
           WHERE reference_id = $1 AND status = ANY($3::text[]) RETURNING reference_id`,
-        [referenceId, to, transferStatusesBefore(to), set.signedAt ?? null],
+        [referenceId, to, TRANSFER_LIFECYCLE.before(to), set.signedAt ?? null],
       ),
     );
     return rows.length === 1;
