@@ -75,7 +75,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
   configureHttp(app);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A start that fails (e.g. a boot check) leaves no connection or database behind.
+    await app.close().catch(() => undefined);
+    if (!options.db) await db.drop();
+    throw error;
+  }
   let validator: OpenApiResponseValidator | undefined;
   const http = validatingAgent(request(app.getHttpServer()), () => {
     validator ??= new OpenApiResponseValidator(app.get(OpenApiDocument).get());

@@ -2,7 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMet
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
-import { isIpAddress, type RequestWithPrincipal, ValidationFailed } from '@app/common';
+import { isIpAddress, type Principal, type RequestWithPrincipal, ValidationFailed } from '@app/common';
 import type { TokenKind } from './tokens/token-kinds';
 
 /**
@@ -42,10 +42,9 @@ export class PsuIpAddressGuard implements CanActivate {
   }
 }
 
-function isRequired(rule: PsuIpAddressRule, principal: unknown): boolean {
+function isRequired(rule: PsuIpAddressRule, principal: Principal | undefined): boolean {
   if (rule.requiredFor === 'every-call') return true;
-  const kind = (principal as { token?: { kind?: TokenKind } } | undefined)?.token?.kind;
-  return kind !== undefined && rule.requiredFor.includes(kind);
+  return principal?.kind === 'psd2-caller' && rule.requiredFor.includes(principal.caller.token.kind);
 }
 
 /** Sets the route's rule; the handler's overrides its controller's. */

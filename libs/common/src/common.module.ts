@@ -1,7 +1,8 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AccessGuard } from './access/access.guard';
+import { AccessPolicyCheck } from './access/access-policy.check';
 import { AccessStrategyRegistry } from './access/access-strategy.registry';
 import { AdminAccessStrategy } from './access/admin-key.strategy';
 import { Clock } from './clock/clock';
@@ -27,7 +28,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
  */
 @Global()
 @Module({
-  imports: [ScheduleModule.forRoot()],
+  imports: [ScheduleModule.forRoot(), DiscoveryModule],
   controllers: [HealthController],
   providers: [
     ClockRepository,
@@ -37,6 +38,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     JobLeaseRepository,
     JobRunner,
     AccessStrategyRegistry,
+    AccessPolicyCheck,
     AdminAccessStrategy,
     DatabaseHealth,
     OpenApiDocument,

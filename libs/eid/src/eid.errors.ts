@@ -18,3 +18,13 @@ export class NotTheOrderSubject extends DomainError {
     super('FORBIDDEN', 'Only the person the signing is for can open it.');
   }
 }
+
+/**
+ * Every optimistic save of an order lost to concurrent requests: the change was not made, so the
+ * caller is told to retry (503 with Retry-After) rather than shown a state the row does not hold.
+ */
+export class EidOrderContended extends DomainError {
+  constructor(orderId: string) {
+    super('CONCURRENT_CHANGES', `The eid order ${orderId} kept changing under concurrent requests; try again.`, { 'Retry-After': '1' });
+  }
+}

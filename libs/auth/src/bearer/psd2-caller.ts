@@ -5,3 +5,9 @@ import type { AccessTokenGrant } from '../tokens/token.repository';
 export interface Psd2Caller extends Psd2Client {
   token: AccessTokenGrant;
 }
+
+declare module '@app/common' {
+  interface Principals {
+    'psd2-caller': { kind: 'psd2-caller'; caller: Psd2Caller };
+  }
+}

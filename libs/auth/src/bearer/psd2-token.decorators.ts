@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
-import { Access, type RequestWithPrincipal } from '@app/common';
+import { Access, principalOf } from '@app/common';
 import { CERTIFICATE_HEADER_DOC } from '../certificate/psd2-client.decorator';
 import { ALLOWED_TOKEN_KINDS, DocumentPsuIpAddress, PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
 import type { Scope } from '../scopes';
@@ -41,5 +41,5 @@ export const RequirePsuIpAddress = () => PsuIpAddressRequired('every-call');
 
 /** The TPP and the token's grant the guard resolved. */
 export const CurrentPsd2Caller = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Psd2Caller => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as Psd2Caller,
+  (_: unknown, context: ExecutionContext): Psd2Caller => principalOf(context, 'psd2-caller').caller,
 );

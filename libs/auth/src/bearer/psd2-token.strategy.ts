@@ -1,13 +1,12 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, type PrincipalOf, Unauthorized } from '@app/common';
 import { RoleNotInCertificate, ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
 import { ROLE_OF_SCOPE, type Scope } from '../scopes';
 import { type AccessTokenGrant, TokenRepository } from '../tokens/token.repository';
 import { TOKEN_KINDS, type TokenKind } from '../tokens/token-kinds';
-import type { Psd2Caller } from './psd2-caller';
 import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2-token.decorators';
 
 /**
@@ -35,7 +34,7 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  async authenticate(context: ExecutionContext): Promise<Psd2Caller> {
+  async authenticate(context: ExecutionContext): Promise<PrincipalOf<'psd2-caller'>> {
     const request = context.switchToHttp().getRequest<Request>();
     const client = await this.certificates.identify(request);
     const token = await this.bearer.authenticate(request);
@@ -47,7 +46,7 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
       if (!token.scopes.includes(scope)) throw new ScopeNotGranted(scope);
       if (!client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
     }
-    return { ...client, token };
+    return { kind: 'psd2-caller', caller: { ...client, token } };
   }
 
   private metadata<T>(key: string, context: ExecutionContext): T | undefined {

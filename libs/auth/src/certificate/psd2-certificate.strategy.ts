@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, Unauthorized } from '@app/common';
 import { tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
 import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
@@ -28,8 +28,8 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  authenticate(context: ExecutionContext): Promise<Psd2Client> {
-    return this.identify(context.switchToHttp().getRequest<Request>());
+  async authenticate(context: ExecutionContext): Promise<PrincipalOf<'psd2-client'>> {
+    return { kind: 'psd2-client', client: await this.identify(context.switchToHttp().getRequest<Request>()) };
   }
 
   async identify(request: Request): Promise<Psd2Client> {

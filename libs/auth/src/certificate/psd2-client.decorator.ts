@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { Access, type RequestWithPrincipal } from '@app/common';
+import { Access, principalOf } from '@app/common';
 import { DocumentPsuIpAddress, PsuIpAddressGuard, PsuIpAddressRequired } from '../psu-ip-address';
 import { PSD2_CERTIFICATE_STRATEGY } from './psd2-certificate.strategy';
 import type { Psd2Client } from './psd2-client';
@@ -26,5 +26,5 @@ export const Psd2Certificate = () =>
 
 /** The TPP the guard identified. */
 export const CurrentPsd2Client = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Psd2Client => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as Psd2Client,
+  (_: unknown, context: ExecutionContext): Psd2Client => principalOf(context, 'psd2-client').client,
 );

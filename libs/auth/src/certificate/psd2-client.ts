@@ -5,3 +5,9 @@ export interface Psd2Client {
   tpp: TppRef;
   roles: Psd2Role[];
 }
+
+declare module '@app/common' {
+  interface Principals {
+    'psd2-client': { kind: 'psd2-client'; client: Psd2Client };
+  }
+}

@@ -11,6 +11,10 @@ export class AccessStrategyRegistry {
     this.byName.set(strategy.name, strategy);
   }
 
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
   get(name: string): AccessStrategy {
     const strategy = this.byName.get(name);
     if (!strategy) throw new Error(`No access strategy named ${name}`);

@@ -4,13 +4,11 @@ import { SandboxConfig } from '../config/sandbox-config';
 import { Forbidden } from '../errors/domain-error';
 import { hashSecret, secretMatchesHash } from '../values/secrets';
 import { ADMIN_STRATEGY } from './access.decorators';
-import { AccessStrategy } from './access-strategy';
+import { AccessStrategy, type PrincipalOf } from './access-strategy';
 import { AccessStrategyRegistry } from './access-strategy.registry';
 import { BearerAuthenticator } from './bearer-token';
 
-export interface AdminPrincipal {
-  kind: 'admin';
-}
+export type AdminPrincipal = PrincipalOf<'admin'>;
 
 /**
  * The `@AdminOnly()` policy: `Authorization: Bearer <ADMIN_API_KEY>`, compared by SHA-256 in constant

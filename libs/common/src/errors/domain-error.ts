@@ -31,6 +31,8 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   PLANNED_DOWNTIME: 'unavailable',
   DATABASE_UNAVAILABLE: 'unavailable',
+  /** A row kept changing under concurrent requests, so this one's change was not saved: retry. */
+  CONCURRENT_CHANGES: 'unavailable',
   VERSION_WITHDRAWN: 'gone',
   NOT_SIMULATED: 'not_implemented',
   INTERNAL_ERROR: 'internal',

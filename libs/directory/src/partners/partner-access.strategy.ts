@@ -1,11 +1,17 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, type RequestWithPrincipal } from '@app/common';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, principalOf, type PrincipalOf } from '@app/common';
 import type { Partner } from './partner';
 import { PartnerService } from './partner.service';
 
 export const PARTNER_STRATEGY = 'partner';
+
+declare module '@app/common' {
+  interface Principals {
+    partner: { kind: 'partner'; partner: Partner };
+  }
+}
 
 /**
  * Turns a bearer value into the partner it stands for. The partner key is one; the enterprise
@@ -80,8 +86,8 @@ export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  authenticate(context: ExecutionContext, options?: { keyOnly?: boolean }): Promise<Partner> {
-    return (options?.keyOnly ? this.keyOnly : this.bearer).authenticate(context.switchToHttp().getRequest<Request>());
+  async authenticate(context: ExecutionContext, options?: { keyOnly?: boolean }): Promise<PrincipalOf<'partner'>> {
+    return { kind: 'partner', partner: await (options?.keyOnly ? this.keyOnly : this.bearer).authenticate(context.switchToHttp().getRequest<Request>()) };
   }
 }
 
@@ -90,5 +96,5 @@ export const PartnerAuth = (options: { keyOnly?: boolean } = {}) =>
   applyDecorators(Access({ strategy: PARTNER_STRATEGY, options }), ApiBearerAuth('partner'));
 
 export const CurrentPartner = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Partner => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as Partner,
+  (_: unknown, context: ExecutionContext): Partner => principalOf(context, 'partner').partner,
 );

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
-import { UnknownEidOrder } from '../eid.errors';
+import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
 import { EidOrder, StartedEidOrder } from './eid-order';
 import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
 import { EidOrderRepository } from './eid-order.repository';
@@ -76,7 +76,8 @@ export class EidOrderService {
 
   /**
    * Applies the time rules, then `act`, and saves with a version check, reading again when another
-   * request changed the order in between. `act` returns whether it changed anything.
+   * request changed the order in between. `act` returns whether it changed anything. When every
+   * save lost, nothing was changed: 503 CONCURRENT_CHANGES rather than a state the row does not hold.
    */
   async change(
     find: () => Promise<EidOrderEntity | null>,
@@ -90,8 +91,8 @@ export class EidOrderService {
       const changed = act(order, now);
       if (!changed || (await this.orders.saveIfUnchanged(order, manager))) return this.snapshot(order);
       if (attempt >= MAX_ATTEMPTS) {
-        this.logger.warn(`eid order ${order.id} kept changing under us; answering its last state`);
-        return this.snapshot(order);
+        this.logger.warn(`eid order ${order.id} kept changing under us; ${MAX_ATTEMPTS} saves lost`);
+        throw new EidOrderContended(order.id);
       }
     }
   }

@@ -1,13 +1,19 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, DomainError, type RequestWithPrincipal } from '@app/common';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, DomainError, principalOf, type PrincipalOf } from '@app/common';
 import { EndUserCredentials, PartnerCredentials } from '@app/directory';
 import type { LoanApplicationReader } from './loan-application.service';
 
 export const LOAN_READER_STRATEGY = 'loan-reader';
 /** Bank §4.6: an end-user token reads only that user's loans. */
 export const LOAN_READ_SCOPE = 'loan.read';
+
+declare module '@app/common' {
+  interface Principals {
+    'loan-reader': { kind: 'loan-reader'; reader: LoanApplicationReader };
+  }
+}
 
 /**
  * Who may read a loan application's status: the partner (key or client-credentials token), or the
@@ -37,15 +43,15 @@ export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  async authenticate(context: ExecutionContext): Promise<LoanApplicationReader> {
+  async authenticate(context: ExecutionContext): Promise<PrincipalOf<'loan-reader'>> {
     const reader = await this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
     if ('missingScope' in reader) throw new DomainError('SCOPE_NOT_GRANTED', `The end-user token was not granted ${LOAN_READ_SCOPE}.`);
-    return reader;
+    return { kind: 'loan-reader', reader };
   }
 }
 
 export const LoanReader = () => applyDecorators(Access({ strategy: LOAN_READER_STRATEGY }), ApiBearerAuth('partner'), ApiBearerAuth('enterprise-end-user'));
 
 export const CurrentLoanReader = createParamDecorator(
-  (_: unknown, context: ExecutionContext): LoanApplicationReader => context.switchToHttp().getRequest<RequestWithPrincipal>().principal as LoanApplicationReader,
+  (_: unknown, context: ExecutionContext): LoanApplicationReader => principalOf(context, 'loan-reader').reader,
 );
