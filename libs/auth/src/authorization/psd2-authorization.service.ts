@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hashUuidSecret, type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
 import { UserService } from '@app/directory';
-import { type EidOrder, EidOrderService } from '@app/eid';
+import { type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { parseScopes, ROLE_OF_SCOPE, type Scope } from '../scopes';
@@ -94,10 +94,11 @@ export class Psd2AuthorizationService {
 
 /** The eid order in the words of bank §2.3: INITIATED and PENDING are PENDING. */
 function toStatus(order: EidOrder, qrMode: boolean): AuthenticationStatusDto {
-  const status = order.status === 'COMPLETE' ? 'COMPLETE' : order.status === 'PENDING' || order.status === 'INITIATED' ? 'PENDING' : 'FAILED';
+  const status = order.status === 'COMPLETE' ? 'COMPLETE' : isOpenOrder(order) ? 'PENDING' : 'FAILED';
+  const hintCode = shownHintCode(order);
   return {
     eid_auth_status: status,
-    ...(order.hintCode && status !== 'COMPLETE' ? { hint_code: order.hintCode } : {}),
+    ...(hintCode ? { hint_code: hintCode } : {}),
     ...(qrMode && status === 'PENDING' && order.qrString ? { qr_code: order.qrString } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmToday, ValidationFailed } from '@app/common';
 import { TppRegistry, UserService } from '@app/directory';
-import { EidOrderService } from '@app/eid';
+import { EidOrderService, isOpenOrder } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { type Scope, scopesOfRoles, scopeText } from '../scopes';
@@ -58,7 +58,7 @@ export class TokenService {
     if (!authorization) throw invalidGrant('Unknown pending_code (or another TPP\'s).');
     const order = await this.eid.get(authorization.eidOrderId);
     const now = this.clock.now();
-    if (order.status === 'PENDING' || order.status === 'INITIATED') {
+    if (isOpenOrder(order)) {
       throw new OAuthError('authorization_pending', 'The user has not completed the eid authentication yet; poll status until COMPLETE.');
     }
     if (order.status === 'FAILED') {

@@ -1,5 +1,5 @@
 import type { HintCode } from '../eid-catalogue';
-import type { CallInitiator, EidChannel, EidOrderKind, EidOrderStatus } from './eid-order-status';
+import { isOpenStatus, type CallInitiator, type EidChannel, type EidOrderKind, type EidOrderStatus } from './eid-order-status';
 
 /** What other libs see of an order: a snapshot, read-only, without its QR secret or autostart token. */
 export interface EidOrder {
@@ -22,4 +22,14 @@ export interface EidOrder {
 /** The order as just started: the only time its autostart token is known (it is stored hashed). */
 export interface StartedEidOrder extends EidOrder {
   autostartToken: string;
+}
+
+/** Whether the order can still change: INITIATED or PENDING (contract §4). */
+export function isOpenOrder(order: Pick<EidOrder, 'status'>): boolean {
+  return isOpenStatus(order.status);
+}
+
+/** The hint code as the bank's status answers show it: for PENDING and FAILED orders only (bank §2.5, §3.2). */
+export function shownHintCode(order: Pick<EidOrder, 'status' | 'hintCode'>): HintCode | undefined {
+  return order.hintCode !== null && (order.status === 'PENDING' || order.status === 'FAILED') ? order.hintCode : undefined;
 }

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EID_ORDER_STATUSES, type EidOrderStatus } from '@app/eid';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsUUID } from 'class-validator';
-
-export const SIGNING_STATUSES = ['INITIATED', 'PENDING', 'COMPLETE', 'FAILED', 'COLLECT_ERROR'] as const;
 
 /** POST /psd2/savings/3.0/transfers/signing/start (contract §10). */
 export class StartTransferSigningDto {
@@ -29,8 +28,8 @@ export class CollectTransferSigningDto {
 }
 
 export class TransferSigningStatusDto {
-  @ApiProperty({ enum: SIGNING_STATUSES, description: 'Bank §3.2' })
-  status: string;
+  @ApiProperty({ enum: EID_ORDER_STATUSES, description: 'Bank §3.2' })
+  status: EidOrderStatus;
 
   @ApiPropertyOptional({ description: 'For PENDING and FAILED (bank §3.2)', example: 'OUTSTANDING_TRANSACTION' })
   hint_code?: string;

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '@app/common';
 import type { Psd2Caller } from '@app/auth';
-import { type EidOrder, EidOrderService } from '@app/eid';
+import { type EidOrder, EidOrderService, shownHintCode } from '@app/eid';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
 import { NotSignable, UnknownSigning, UnknownTransfer } from '../savings.errors';
 import { TransferRepository } from '../transfers/transfer.repository';
@@ -65,9 +65,10 @@ export class TransferSigningService {
     const signing = await this.owned(signingId, caller);
     const order = await this.eid.poll(signing.eidOrderId);
     await this.applyIfComplete(signing, order);
+    const hintCode = shownHintCode(order);
     return {
       status: order.status,
-      ...(order.hintCode && (order.status === 'PENDING' || order.status === 'FAILED') ? { hint_code: order.hintCode } : {}),
+      ...(hintCode ? { hint_code: hintCode } : {}),
     };
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
 import { INSTANT } from '@app/common';
-import { CALL_INITIATORS, type CallInitiator } from '@app/eid';
+import { CALL_INITIATORS, EID_ORDER_STATUSES, type CallInitiator, type EidOrderStatus } from '@app/eid';
 
 /** Bank §2.5 StartSigningRequest, CollectSigningRequest, CancelSigningRequest. */
 export class ParticipantRequestDto {
@@ -26,12 +26,10 @@ export class StartSigningResponseDto {
   qr_string: string;
 }
 
-export const COLLECT_STATUSES = ['INITIATED', 'PENDING', 'COMPLETE', 'FAILED', 'COLLECT_ERROR'] as const;
-
 /** Bank §2.5 CollectSigningResponse. */
 export class CollectSigningResponseDto {
-  @ApiProperty({ enum: COLLECT_STATUSES, description: 'Bank §3.2' })
-  status: (typeof COLLECT_STATUSES)[number];
+  @ApiProperty({ enum: EID_ORDER_STATUSES, description: 'Bank §3.2' })
+  status: EidOrderStatus;
 
   @ApiPropertyOptional({ description: 'For PENDING and FAILED', example: 'OUTSTANDING_TRANSACTION' })
   hint_code?: string;

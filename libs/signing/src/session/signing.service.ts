@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, formatStockholmOffset, type PersonalNumber } from '@app/common';
 import { type Partner, UserService } from '@app/directory';
-import { type CallInitiator, type EidOrder, EidOrderService } from '@app/eid';
+import { type CallInitiator, type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import type { ParticipantEntity } from '../participants/participant.entity';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { ParticipantsService } from '../participants/participants.service';
@@ -11,8 +11,6 @@ import { AlreadySigned, NoSigningStarted, SigningInProgress, UnknownParticipant 
 import { CollectSigningResponseDto, StartSigningResponseDto } from './signing.dto';
 import { SigningPersonRepository } from './signing-person.repository';
 import { decide, type StartKind } from './signing-rules';
-
-const OPEN: readonly string[] = ['INITIATED', 'PENDING'];
 
 export interface StartSigning {
   kind: StartKind;
@@ -50,7 +48,7 @@ export class SigningService {
       const now = this.clock.now();
       if (person.blockedUntil && person.blockedUntil > now) return null;
       const open = person.orderId ? await this.eid.get(person.orderId, manager) : null;
-      const isOpen = open !== null && OPEN.includes(open.status);
+      const isOpen = open !== null && isOpenOrder(open);
       const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed } : null, request);
       if (decision.outcome === 'refuse') {
         await this.persons.save(
@@ -110,7 +108,7 @@ export class SigningService {
 
   private async cancelIfOpen(orderId: string, manager: EntityManager): Promise<void> {
     const order = await this.eid.get(orderId, manager);
-    if (OPEN.includes(order.status)) await this.eid.cancel(orderId, manager);
+    if (isOpenOrder(order)) await this.eid.cancel(orderId, manager);
   }
 
   private async owned(participantId: string, partner: Partner): Promise<ParticipantEntity> {
@@ -122,9 +120,10 @@ export class SigningService {
 
 /** Bank §2.5 CollectSigningResponse: hint for PENDING and FAILED, QR while outstanding (app orders), signed_at when COMPLETE. */
 function toCollect(order: EidOrder): CollectSigningResponseDto {
+  const hintCode = shownHintCode(order);
   return {
     status: order.status,
-    ...(order.hintCode && (order.status === 'PENDING' || order.status === 'FAILED') ? { hint_code: order.hintCode } : {}),
+    ...(hintCode ? { hint_code: hintCode } : {}),
     ...(order.qrString ? { qr_string: order.qrString } : {}),
     ...(order.status === 'COMPLETE' && order.finishedAt ? { signed_at: formatStockholmOffset(order.finishedAt) } : {}),
   };

@@ -9,6 +9,7 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
   var main = document.getElementById('simulator');
   var message = document.getElementById('message');
   var operationId = main.dataset.operationId;
+  var openStatuses = main.dataset.openStatuses.split(' ');
 
   function say(text, isError) {
     message.textContent = text;
@@ -82,7 +83,7 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
   var timer = null;
 
   function show(view) {
-    var open = view.status === 'INITIATED' || view.status === 'PENDING';
+    var open = openStatuses.indexOf(view.status) >= 0;
     document.getElementById('order-status').textContent = view.hint_code ? view.status + ' · ' + view.hint_code : view.status;
     document.getElementById('order-age').textContent = String(view.seconds_since_start);
     document.getElementById('order-time-left').textContent = open ? view.seconds_left + ' s of 180 s' : 'finished';

@@ -1,7 +1,7 @@
 import { formatStockholmOffset } from '@app/common';
 import { FAILED_HINT_CODES, PENDING_HINT_CODES } from '../../eid-catalogue';
 import type { EidUserCard } from '../../eid-user-directory';
-import { isOpenStatus } from '../../orders/eid-order-status';
+import { isOpenStatus, OPEN_STATUSES } from '../../orders/eid-order-status';
 import type { OperationDto, OperationViewDto } from '../simulator.dto';
 import { html, type SafeHtml, trusted } from './html';
 import { EID_SIMULATOR_PAGE_SCRIPT } from './eid-simulator-page.script';
@@ -41,7 +41,7 @@ export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
   autostart token or QR string, or find a person's phone orders; then approve it, fail it with a hint
   code, or answer the call. The TPP or partner sees the result on its next status or collect call.</p>
 </header>
-<main id="simulator" data-operation-id="${model.order?.operation_id ?? ''}" data-token-to-open="${model.tokenToOpen ?? ''}">
+<main id="simulator" data-operation-id="${model.order?.operation_id ?? ''}" data-token-to-open="${model.tokenToOpen ?? ''}" data-open-statuses="${OPEN_STATUSES.join(' ')}">
   <p id="message" role="status" aria-live="polite"></p>
   ${model.error ? errorBox(model.error) : null}
   ${model.order ? orderSection(model.order, model.users) : null}
