@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { ParticipantsService } from '@app/signing';
+import { ParticipantService } from '@app/signing';
 import { describeInBrowser, launchChromium, screenshot } from './support/browser';
 import { newUser, Psd2Client } from './support/psd2';
 import { RecordingProcessModule } from './support/signing-process';
@@ -112,7 +112,7 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
   it('finds a phone signing by personal number, picks it up, confirms the call and signs; the partner\'s collect sees COMPLETE', async () => {
     const user = await namedUser('Tolvan Tolvansson');
     const partner = (await t.admin.post('/admin/partners', { name: 'Bolånepartner AB' }).expect(201)).body;
-    const [participant] = await t.get(ParticipantsService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner.partner_id }, [user]);
+    const [participant] = await t.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner.partner_id }, [user]);
     const signing = (path: string) =>
       t.http.post(`/signing/1.0/${path}`).set('Authorization', `Bearer ${partner.api_key}`).send({ participant_id: participant.id, ...(path === 'start/phone' ? { call_initiator: 'RP' } : {}) });
     await signing('start/phone').expect(204);

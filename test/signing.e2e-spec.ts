@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { ParticipantsService } from '@app/signing';
+import { ParticipantService } from '@app/signing';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
@@ -37,7 +37,7 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
     const user = options.user ?? (await newUser(t, { eid: options.eid ?? 'MANUAL' }));
     if (options.busy) await t.admin.put(`/admin/users/${user}`, { name: 'Upptagen', kyc_completed: true, eid_behaviour: options.eid ?? 'MANUAL', busy_elsewhere: true }).expect(200);
     const processId = randomUUID();
-    const [registered] = await t.get(ParticipantsService).register({ kind: 'test_process', id: processId, partnerId: p.id }, [user]);
+    const [registered] = await t.get(ParticipantService).register({ kind: 'test_process', id: processId, partnerId: p.id }, [user]);
     return { partner: p, user, id: registered.id, processId };
   }
   type P = Awaited<ReturnType<typeof participant>>;
@@ -69,7 +69,7 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       await start(p).expect(200);
       const res = await collect(p).expect(200);
       expect(res.body).toEqual({ status: 'COMPLETE', signed_at: '2026-11-24T10:00:00+01:00' });
-      const [listed] = await t.get(ParticipantsService).list({ kind: 'test_process', id: p.processId });
+      const [listed] = await t.get(ParticipantService).list({ kind: 'test_process', id: p.processId });
       expect(listed.signedAt?.toISOString()).toBe('2026-11-24T09:00:00.000Z');
     });
 
@@ -305,7 +305,7 @@ describe('the caller IP is the TCP peer without TRUST_PROXY (contract §11)', ()
   it('two starts from 127.0.0.1 and 127.0.0.2 are starts from different IPs (block); X-Forwarded-For is ignored', async () => {
     const { partner_id, api_key } = (await t.admin.post('/admin/partners', { name: 'Peer AB' }).expect(201)).body;
     const user = await newUser(t, { eid: 'MANUAL' });
-    const [p] = await t.get(ParticipantsService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user]);
+    const [p] = await t.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user]);
     expect(await startFrom('127.0.0.1', api_key, p.id)).toBe(200);
     expect(await startFrom('127.0.0.1', api_key, p.id, '203.0.113.9')).toBe(409); // same peer: the retry is armed
     expect(await startFrom('127.0.0.2', api_key, p.id)).toBe(409); // another peer: blocked
@@ -331,7 +331,7 @@ describeOnServer('concurrent starts for one person on two instances (contract §
   it('leave exactly one order open; every other call is 409', async () => {
     const { partner_id, api_key } = (await a.admin.post('/admin/partners', { name: 'Race AB' }).expect(201)).body;
     const user = await newUser(a, { eid: 'MANUAL' });
-    const participants = await a.get(ParticipantsService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user, user, user, user]);
+    const participants = await a.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user, user, user, user]);
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         (i % 2 ? a : b).http

@@ -1,18 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { type PersonalNumber, PersonalNumberReader, ValidationFailed } from '@app/common';
+import type { EntityManager } from 'typeorm';
+import { formatUtcSeconds, type PersonalNumber, PersonalNumberReader, ValidationFailed } from '@app/common';
 import { type CreditDecision, UserService } from '@app/directory';
-import type { Participant } from '@app/signing';
-import { formatUtcSeconds } from '@app/common';
+import { type Participant, type ParticipantSigned, ParticipantService, SigningCompletions, type SigningProcess } from '@app/signing';
+import { decideCredit } from './pre-approval/credit-decision';
 import type { ApplicantDto, StatusParticipantDto } from './pre-approval/pre-approval.dto';
 import type { Applicant } from './pre-approval/pre-approval.entity';
 
-/** Applicants of pre-approvals and loan applications: 1 or 2 known sandbox users (contract §9). */
+/**
+ * Applicants of pre-approvals and loan applications (contract §9): 1 or 2 known sandbox users, who
+ * sign the process as its participants (libs/signing) and whose users may force its credit decision.
+ */
 @Injectable()
 export class Applicants {
   constructor(
     private readonly users: UserService,
     private readonly personalNumbers: PersonalNumberReader,
+    private readonly participants: ParticipantService,
+    private readonly completions: SigningCompletions,
   ) {}
 
   /** The applicants with 12-digit personal numbers; 400 naming the first unknown or repeated one. */
@@ -28,10 +34,29 @@ export class Applicants {
     return read;
   }
 
-  /** The applicants' forced credit decisions (sandbox users' credit_decision). */
-  async forcedDecisions(applicants: Applicant[]): Promise<Array<CreditDecision | null>> {
+  /** Contract §9: the credit decision on this debt, unless an applicant's user forces one. */
+  async decide(debt: number, applicants: Applicant[]): Promise<CreditDecision> {
     const users = await Promise.all(applicants.map((a) => this.users.find(a.personal_number as PersonalNumber)));
-    return users.map((user) => user?.creditDecision ?? null);
+    return decideCredit({ debt, incomes: applicants.map((a) => a.yearly_income), forced: users.map((user) => user?.creditDecision ?? null) });
+  }
+
+  /** Registers the applicants as the process's signing participants, the main applicant first. */
+  registerSigners(process: SigningProcess, applicants: Applicant[], manager?: EntityManager): Promise<Participant[]> {
+    return this.participants.register(process, applicants.map((a) => a.personal_number), manager);
+  }
+
+  signers(process: Omit<SigningProcess, 'partnerId'>, manager?: EntityManager): Promise<Participant[]> {
+    return this.participants.list(process, manager);
+  }
+
+  /** Sandbox only: the participant signs now (no eid order), as PUT …/sign-bankid/… simulates. */
+  signNow(participantId: string, process: SigningProcess): Promise<void> {
+    return this.participants.signNow(participantId, process);
+  }
+
+  /** Calls `handler` in the signing's transaction whenever an applicant of a process of this kind signs. */
+  onSigned(kind: string, handler: (event: ParticipantSigned, manager: EntityManager) => Promise<void>): void {
+    this.completions.onParticipantSigned(kind, handler);
   }
 }
 

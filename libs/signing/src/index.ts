@@ -1,5 +1,5 @@
 export { SigningModule } from './signing.module';
-export { ParticipantsService } from './participants/participants.service';
+export { ParticipantService } from './participants/participant.service';
 export { SigningCompletions } from './participants/signing-completions';
 export type { ParticipantSignedListener } from './participants/signing-completions';
 export type { Participant, ParticipantSigned, SigningProcess } from './participants/participant';

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidModule } from '@app/eid';
 import { ParticipantEntity } from './participants/participant.entity';
 import { ParticipantRepository } from './participants/participant.repository';
-import { ParticipantsService } from './participants/participants.service';
+import { ParticipantService } from './participants/participant.service';
 import { SigningCompletions } from './participants/signing-completions';
 import { SigningPersonRepository } from './session/signing-person.repository';
 import { SigningController } from './session/signing.controller';
@@ -13,7 +13,7 @@ import { SigningService } from './session/signing.service';
 @Module({
   imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity])],
   controllers: [SigningController],
-  providers: [ParticipantRepository, ParticipantsService, SigningCompletions, SigningPersonRepository, SigningService],
-  exports: [ParticipantsService, SigningCompletions],
+  providers: [ParticipantRepository, ParticipantService, SigningCompletions, SigningPersonRepository, SigningService],
+  exports: [ParticipantService, SigningCompletions],
 })
 export class SigningModule {}

@@ -4,12 +4,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, formatUtcSeconds, SandboxConfig } from '@app/common';
 import type { Partner } from '@app/directory';
-import { type ParticipantSigned, ParticipantsService, SigningCompletions } from '@app/signing';
+import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
 import { UnknownLoanApplication, WrongMortgageState } from '../mortgage.errors';
-import { decideCredit } from '../pre-approval/credit-decision';
 import { LoanApplicationEntity } from './loan-application.entity';
-import {
+import type {
   CreateLoanApplicationDto,
   LoanApplicationCreatedDto,
   LoanApplicationStatusDto,
@@ -33,14 +32,12 @@ export class LoanApplicationService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly applications: LoanApplicationRepository,
     private readonly applicants: Applicants,
-    private readonly participants: ParticipantsService,
-    private readonly completions: SigningCompletions,
     private readonly config: SandboxConfig,
     private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
-    this.completions.onParticipantSigned(LOAN_APPLICATION_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+    this.applicants.onSigned(LOAN_APPLICATION_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
   }
 
   /** Creates the application with its applicants as signing participants (contract §9). */
@@ -59,14 +56,14 @@ export class LoanApplicationService implements OnModuleInit {
     });
     await this.dataSource.transaction(async (manager) => {
       await this.applications.insert(application, manager);
-      await this.participants.register(process(application), applicants.map((a) => a.personal_number), manager);
+      await this.applicants.registerSigners(process(application), applicants, manager);
     });
     return { id: application.id, status: { type: application.status } };
   }
 
   async status(reader: LoanApplicationReader, id: string): Promise<LoanApplicationStatusDto> {
     const application = await this.readable(reader, id);
-    const participants = await this.participants.list({ kind: LOAN_APPLICATION_PROCESS, id: application.id });
+    const participants = await this.applicants.signers({ kind: LOAN_APPLICATION_PROCESS, id: application.id });
     return {
       id: application.id,
       status: { type: application.status },
@@ -80,7 +77,7 @@ export class LoanApplicationService implements OnModuleInit {
     const application = await this.owned(partner, id);
     // A signature is taken while it can still submit the application (AWAITING_SIGNATURE).
     LOAN_APPLICATION_LIFECYCLE.assertMove(application.status, 'PROCESSING', () => new WrongMortgageState('loan application', application.status, 'AWAITING_SIGNATURE'));
-    await this.participants.signNow(participantId, process(application));
+    await this.applicants.signNow(participantId, process(application));
   }
 
   /** Withdraws the application (204); it is then gone (404). A decided one is 409. */
@@ -126,11 +123,7 @@ export class LoanApplicationService implements OnModuleInit {
   async decideDue(): Promise<void> {
     const now = this.clock.now();
     for (const application of await this.applications.listDueForDecision(new Date(now.getTime() - this.config.preApprovalDecisionDelayS * 1000))) {
-      const decision = decideCredit({
-        debt: Number(application.loanAmount),
-        incomes: application.applicants.map((a) => a.yearly_income),
-        forced: await this.applicants.forcedDecisions(application.applicants),
-      });
+      const decision = await this.applicants.decide(Number(application.loanAmount), application.applicants);
       if (await this.applications.move(application.id, decision, { decidedAt: now })) this.logger.log(`loan application ${application.id} ${decision}`);
     }
   }

@@ -4,10 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, formatUtcSeconds, SandboxConfig, ValidationFailed } from '@app/common';
 import type { Partner } from '@app/directory';
-import { type ParticipantSigned, ParticipantsService, SigningCompletions } from '@app/signing';
+import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
 import { UnknownPreApproval, WrongMortgageState } from '../mortgage.errors';
-import { decideCredit } from './credit-decision';
 import { generateOffer } from './offer';
 import { AcceptPreApprovalResponseDto, CreatePreApprovalDto, PreApprovalCreatedDto, PreApprovalStatusDto } from './pre-approval.dto';
 import { PreApprovalEntity } from './pre-approval.entity';
@@ -26,14 +25,12 @@ export class PreApprovalService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly preApprovals: PreApprovalRepository,
     private readonly applicants: Applicants,
-    private readonly participants: ParticipantsService,
-    private readonly completions: SigningCompletions,
     private readonly config: SandboxConfig,
     private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
-    this.completions.onParticipantSigned(PRE_APPROVAL_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+    this.applicants.onSigned(PRE_APPROVAL_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
   }
 
   async create(partner: Partner, dto: CreatePreApprovalDto): Promise<PreApprovalCreatedDto> {
@@ -71,11 +68,7 @@ export class PreApprovalService implements OnModuleInit {
         'AWAITING_ACCEPTANCE',
         () => new WrongMortgageState('pre-approval', preApproval.status, 'OFFER_GENERATED (an offer is accepted once)'),
       );
-      const participants = await this.participants.register(
-        { kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id },
-        preApproval.applicants.map((a) => a.personal_number),
-        manager,
-      );
+      const participants = await this.applicants.registerSigners({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id }, preApproval.applicants, manager);
       await this.preApprovals.move(preApproval.id, 'AWAITING_ACCEPTANCE', { withUnsecuredLoan }, manager);
       return {
         status: 'AWAITING_ACCEPTANCE',
@@ -88,7 +81,7 @@ export class PreApprovalService implements OnModuleInit {
   async status(partner: Partner, id: string): Promise<PreApprovalStatusDto> {
     const preApproval = await this.owned(partner, id);
     await this.expireIfDue(preApproval);
-    const participants = preApproval.status === 'OFFER_GENERATED' ? [] : await this.participants.list({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id });
+    const participants = preApproval.status === 'OFFER_GENERATED' ? [] : await this.applicants.signers({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id });
     return {
       signing_process: { participants: toStatusParticipants(participants) },
       status: { type: preApproval.status },
@@ -103,11 +96,7 @@ export class PreApprovalService implements OnModuleInit {
     const due = await this.preApprovals.listDueForDecision(new Date(now.getTime() - this.config.preApprovalDecisionDelayS * 1000));
     for (const preApproval of due) {
       const unsecured = preApproval.withUnsecuredLoan ? Number(preApproval.unsecuredLoanAmount ?? 0) : 0;
-      const decision = decideCredit({
-        debt: Number(preApproval.loanAmount) + unsecured,
-        incomes: preApproval.applicants.map((a) => a.yearly_income),
-        forced: await this.applicants.forcedDecisions(preApproval.applicants),
-      });
+      const decision = await this.applicants.decide(Number(preApproval.loanAmount) + unsecured, preApproval.applicants);
       // Conditional on PROCESSING: another instance that decided first makes this a no-op.
       if (await this.preApprovals.move(preApproval.id, decision, { decidedAt: now })) this.logger.log(`pre-approval ${preApproval.id} ${decision}`);
     }
@@ -124,7 +113,7 @@ export class PreApprovalService implements OnModuleInit {
     // Only a pre-approval a signature can still bring to PROCESSING listens (AWAITING_ACCEPTANCE, SIGNING_ONGOING).
     if (!preApproval || !PRE_APPROVAL_LIFECYCLE.canMove(preApproval.status, 'PROCESSING')) return;
     if (await this.expireIfDue(preApproval, manager)) return;
-    const participants = await this.participants.list({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id }, manager);
+    const participants = await this.applicants.signers({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id }, manager);
     if (participants.every((p) => p.signedAt !== null)) {
       await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('PA') }, manager);
     } else {

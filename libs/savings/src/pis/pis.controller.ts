@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
 import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
-import { ACCOUNT_NUMBER, ACCOUNT_PARAM } from '../ais/path-params';
+import { ACCOUNT_PARAM } from '../ais/path-params';
 import { CollectTransferSigningDto, StartTransferSigningDto, TransferSigningStartedDto, TransferSigningStatusDto } from '../signing/signing.dto';
 import { TransferSigningService } from '../signing/transfer-signing.service';
 import {
@@ -14,13 +14,8 @@ import {
   TransferStatusDto,
 } from '../transfers/transfer.dto';
 import { TransferService } from '../transfers/transfer.service';
+import { AccountNumberParam, NO_ACCOUNT, NO_TRANSFER, OrderTransferRoute, PIS_INPUT_AND_CREDENTIALS, REFERENCE_ID_PARAM, ReferenceIdParam, TransferStatusRoute } from './pis-routes';
 
-const ACCOUNT = ACCOUNT_NUMBER('account-number');
-/** 400 and 401 of every PIS route (contract §2, §3). */
-export const PIS_INPUT_AND_CREDENTIALS = [
-  { status: 400, description: 'A missing or malformed field, path segment or PSU-IP-Address (VALIDATION_FAILED names it); a transfer the rules of bank §2.7 refuse' },
-  { status: 401, description: 'No valid PSD2 access token, or X-PSD2-CLIENT-TEST-CERT missing or not a certificate' },
-];
 const PIS_PROBLEMS = [
   ...PIS_INPUT_AND_CREDENTIALS,
   {
@@ -30,9 +25,6 @@ const PIS_PROBLEMS = [
   },
 ];
 const NOT_OPEN = { status: 409, code: 'INVALID_STATE' as const, description: 'The transfer (or signing) is past the state this needs' };
-export const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };
-export const NO_TRANSFER = { status: 404, description: 'No such account of the user, or no such transfer of this TPP on it' };
-export const REFERENCE_ID_PARAM = { name: 'referenceId', format: 'uuid', description: 'The reference-id segment: the reference_id of the order' };
 
 /** Payment initiation 3.0 (bank §4.3; contract §5, §10): authenticate and authorize tokens with PIS. */
 @ApiInterface(API_TAG.pis)
@@ -47,13 +39,8 @@ export class PisController {
     private readonly signing: TransferSigningService,
   ) {}
 
-  @Post('accounts/:accountNumber/transfers')
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Order a transfer', description: 'AWAITING_SIGNATURE until signed with eid (bank §4.2 rule 3); executes at 00:00 Stockholm on transfer_date.' })
-  @ApiParam(ACCOUNT_PARAM)
-  @ApiCreatedResponse({ type: TransferCreatedDto })
-  @ApiProblems(NO_ACCOUNT, 413)
-  orderTransfer(@Param('accountNumber', ACCOUNT) accountNumber: string, @Body() dto: CreateTransferDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferCreatedDto> {
+  @OrderTransferRoute({ summary: 'Order a transfer', description: 'AWAITING_SIGNATURE until signed with eid (bank §4.2 rule 3); executes at 00:00 Stockholm on transfer_date.' })
+  orderTransfer(@AccountNumberParam() accountNumber: string, @Body() dto: CreateTransferDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferCreatedDto> {
     return this.transfers.order(accountNumber, dto, caller);
   }
 
@@ -64,7 +51,7 @@ export class PisController {
   @ApiCreatedResponse({ type: TransferCreatedDto })
   @ApiProblems(NO_ACCOUNT, 413)
   orderRecurringTransfer(
-    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @AccountNumberParam() accountNumber: string,
     @Body() dto: CreateRecurringTransferDto,
     @CurrentPsd2Caller() caller: Psd2Caller,
   ): Promise<TransferCreatedDto> {
@@ -111,20 +98,11 @@ export class PisController {
     return { recurring_transfers: await this.transfers.listRecurring(caller) };
   }
 
-  @Get('accounts/:accountNumber/transfers/:referenceId/status')
-  @ApiOperation({
+  @TransferStatusRoute({
     summary: 'Status of a transfer',
     description: 'The status of a transfer this TPP ordered from the account; another TPP\'s is 404 (bank §4.2; contract §10).',
   })
-  @ApiParam(ACCOUNT_PARAM)
-  @ApiParam(REFERENCE_ID_PARAM)
-  @ApiOkResponse({ type: TransferStatusDto })
-  @ApiProblems(NO_TRANSFER)
-  transferStatus(
-    @Param('accountNumber', ACCOUNT) accountNumber: string,
-    @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
-    @CurrentPsd2Caller() caller: Psd2Caller,
-  ): Promise<TransferStatusDto> {
+  transferStatus(@AccountNumberParam() accountNumber: string, @ReferenceIdParam() referenceId: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferStatusDto> {
     return this.transfers.status(accountNumber, referenceId, caller);
   }
 
@@ -138,8 +116,8 @@ export class PisController {
   @ApiOkResponse({ type: RecurringTransferStatusDto })
   @ApiProblems(NO_TRANSFER)
   recurringTransferStatus(
-    @Param('accountNumber', ACCOUNT) accountNumber: string,
-    @Param('referenceId', new UuidPipe('reference-id')) referenceId: string,
+    @AccountNumberParam() accountNumber: string,
+    @ReferenceIdParam() referenceId: string,
     @CurrentPsd2Caller() caller: Psd2Caller,
   ): Promise<RecurringTransferStatusDto> {
     return this.transfers.recurringStatus(accountNumber, referenceId, caller);
@@ -153,7 +131,7 @@ export class PisController {
   @ApiNoContentResponse()
   @ApiProblems(NO_TRANSFER, NOT_OPEN)
   async deleteTransfer(
-    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @AccountNumberParam() accountNumber: string,
     @Param('transferId', new UuidPipe('transfer-id')) transferId: string,
     @CurrentPsd2Caller() caller: Psd2Caller,
   ): Promise<void> {
@@ -168,7 +146,7 @@ export class PisController {
   @ApiNoContentResponse()
   @ApiProblems(NO_TRANSFER, NOT_OPEN)
   async deleteRecurringTransfer(
-    @Param('accountNumber', ACCOUNT) accountNumber: string,
+    @AccountNumberParam() accountNumber: string,
     @Param('recurringTransferId', new UuidPipe('recurring-transfer-id')) recurringTransferId: string,
     @CurrentPsd2Caller() caller: Psd2Caller,
   ): Promise<void> {

@@ -6,7 +6,7 @@ import { type Partner, UserService } from '@app/directory';
 import { type CallInitiator, type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import type { ParticipantEntity } from '../participants/participant.entity';
 import { ParticipantRepository } from '../participants/participant.repository';
-import { ParticipantsService } from '../participants/participants.service';
+import { ParticipantService } from '../participants/participant.service';
 import { AlreadySigned, NoSigningStarted, SigningInProgress, UnknownParticipant } from '../signing.errors';
 import { CollectSigningResponseDto, StartSigningResponseDto } from './signing.dto';
 import { SigningPersonRepository } from './signing-person.repository';
@@ -30,7 +30,7 @@ export class SigningService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: ParticipantRepository,
-    private readonly participants: ParticipantsService,
+    private readonly participants: ParticipantService,
     private readonly persons: SigningPersonRepository,
     private readonly eid: EidOrderService,
     private readonly users: UserService,

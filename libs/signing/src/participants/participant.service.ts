@@ -17,7 +17,7 @@ const toParticipant = (entity: ParticipantEntity): Participant => ({
 
 /** Participants of signing processes; the mortgage lib registers them, the signing interface signs them. */
 @Injectable()
-export class ParticipantsService {
+export class ParticipantService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly participants: ParticipantRepository,
