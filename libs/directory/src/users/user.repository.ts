@@ -5,10 +5,6 @@ import { entityRows, type PersonalNumber } from '@app/common';
 import { SandboxUserEntity } from './sandbox-user.entity';
 import { SandboxUser } from './sandbox-user';
 
-interface UpsertedRow {
-  inserted: boolean;
-}
-
 @Injectable()
 export class UserRepository {
   /** A SandboxUser: the entity but for its bookkeeping times. */
@@ -18,7 +14,7 @@ export class UserRepository {
 
   /** Creates or replaces the user in one statement; tells whether it was created. */
   async upsert(user: SandboxUser, manager: EntityManager = this.users.manager): Promise<{ created: boolean }> {
-    const rows: UpsertedRow[] = await manager.query(
+    const rows: Array<{ inserted: boolean }> = await manager.query(
       `INSERT INTO sandbox_user (personal_number, name, kyc_completed, eid_behaviour, busy_elsewhere, credit_decision)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (personal_number) DO UPDATE
