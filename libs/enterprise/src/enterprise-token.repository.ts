@@ -4,25 +4,11 @@ import { DataSource } from 'typeorm';
 import { entityRows, returnedRows } from '@app/common';
 import { EnterpriseAuthorizationEntity, EnterpriseTokenEntity } from './enterprise.entities';
 
-export type EnterpriseTokenKind = 'client_credentials' | 'end_user';
+/** A token's grant: its row without the hash and issue time. */
+export type EnterpriseToken = Omit<EnterpriseTokenEntity, 'tokenHash' | 'issuedAt'>;
 
-export interface EnterpriseToken {
-  kind: EnterpriseTokenKind;
-  partnerId: string;
-  personalNumber: string | null;
-  scopes: string[];
-  expiresAt: Date;
-}
-
-export interface EnterpriseAuthorization {
-  /** SHA-256 of the pending code (hashUuidSecret): the code itself is shown once, by authorize. */
-  pendingCodeHash: string;
-  partnerId: string;
-  personalNumber: string;
-  scopes: string[];
-  createdAt: Date;
-  exchangedAt: Date | null;
-}
+/** What exchanging a pending code needs of its authorization. */
+export type EnterpriseAuthorization = Omit<EnterpriseAuthorizationEntity, 'clientId' | 'autostartTokenHash'>;
 
 /** Enterprise tokens and pending authorizations (bank §4.6); codes and tokens as their SHA-256 only. */
 @Injectable()
@@ -44,7 +30,7 @@ export class EnterpriseTokenRepository {
     return this.tokens.first(await this.dataSource.query(`SELECT ${this.tokens.select()} FROM enterprise_token WHERE token_hash = $1`, [tokenHash]));
   }
 
-  async insertAuthorization(authorization: EnterpriseAuthorization & { clientId: string; autostartTokenHash: string }): Promise<void> {
+  async insertAuthorization(authorization: EnterpriseAuthorizationEntity): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO enterprise_authorization (pending_code_hash, partner_id, client_id, personal_number, scopes, autostart_token_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,

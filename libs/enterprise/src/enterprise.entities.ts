@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { EnterpriseTokenKind } from './enterprise-token.repository';
+
+export type EnterpriseTokenKind = 'client_credentials' | 'end_user';
 
 /** An enterprise token (bank §4.6): only its SHA-256 kept, bound to the partner, the user (end_user) and scopes. */
 @Entity({ name: 'enterprise_token' })

@@ -2,17 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { entityRows, returnedRows } from '@app/common';
-import type { Scope } from '../scopes';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
-import { REFRESH_USES_PER_DAY, type TokenKind } from './token-kinds';
+import { REFRESH_USES_PER_DAY } from './token-kinds';
 
-export interface AccessTokenGrant {
-  kind: TokenKind;
-  tppId: string;
-  personalNumber: string;
-  scopes: Scope[];
-  expiresAt: Date;
-}
+/** An access token's grant: its row without the hash and issue time. */
+export type AccessTokenGrant = Omit<Psd2AccessTokenEntity, 'tokenHash' | 'issuedAt'>;
 
 export interface RefreshUse {
   personalNumber: string;
@@ -21,7 +15,6 @@ export interface RefreshUse {
 /** Access tokens, refresh tokens and consents, by the SHA-256 of the token values. */
 @Injectable()
 export class TokenRepository {
-  /** An access token's grant: the row without its hash and issue time. */
   private readonly grants = entityRows(this.dataSource, Psd2AccessTokenEntity, ['tokenHash', 'issuedAt']);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

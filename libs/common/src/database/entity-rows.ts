@@ -5,8 +5,8 @@ import { returnedRows } from './returned-rows';
 interface ColumnRead {
   readonly property: string;
   readonly column: string;
-  /** The select expression, `{t}` standing for the table alias prefix. */
-  readonly expression: string;
+  /** The select expression, given the table alias prefix (`a.` or nothing). */
+  readonly expression: (prefix: string) => string;
 }
 
 /**
@@ -28,6 +28,8 @@ export class EntityRows<T extends object> {
       if (column.embeddedMetadata || column.relationMetadata || column.isVirtual) {
         throw new Error(`EntityRows(${metadata.name}): ${column.propertyName} is not a plain column`);
       }
+      // The list names columns unquoted, as the statements around it do.
+      if (!/^[a-z_][a-z0-9_]*$/.test(column.databaseName)) throw new Error(`EntityRows(${metadata.name}): column ${column.databaseName} needs quoting`);
     }
     this.reads = columns.map((column) => ({
       property: column.propertyName,
@@ -44,7 +46,7 @@ export class EntityRows<T extends object> {
     let list = this.selects.get(key);
     if (list === undefined) {
       const prefix = alias ? `${alias}.` : '';
-      list = this.reads.map((read) => read.expression.replaceAll('{t}', prefix)).join(', ');
+      list = this.reads.map((read) => read.expression(prefix)).join(', ');
       this.selects.set(key, list);
     }
     return list;
@@ -74,17 +76,17 @@ export class EntityRows<T extends object> {
  * decimal text for numeric and bigint (never a float), 'YYYY-MM-DD' for a date (node-postgres
  * would make it a Date at local midnight). Everything else as the driver parses it.
  */
-function selectExpression(column: EntityMetadata['columns'][number], type: string): string {
+function selectExpression(column: EntityMetadata['columns'][number], type: string): (prefix: string) => string {
   const name = column.databaseName;
-  if (column.isArray) return `{t}${name}`;
+  if (column.isArray) return (t) => `${t}${name}`;
   switch (type) {
     case 'numeric':
     case 'bigint':
-      return `{t}${name}::text AS ${name}`;
+      return (t) => `${t}${name}::text AS ${name}`;
     case 'date':
-      return `to_char({t}${name}, 'YYYY-MM-DD') AS ${name}`;
+      return (t) => `to_char(${t}${name}, 'YYYY-MM-DD') AS ${name}`;
     default:
-      return `{t}${name}`;
+      return (t) => `${t}${name}`;
   }
 }
 
