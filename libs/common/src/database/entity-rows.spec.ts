@@ -41,9 +41,16 @@ class SampleEntity {
   }
 }
 
+/** A column the unquoted select list could not name. */
+@Entity({ name: 'odd' })
+class OddEntity {
+  @PrimaryColumn({ name: 'OddId', type: 'uuid' })
+  oddId: string;
+}
+
 /** Entity metadata as the running service has it, without a database: a data source never connected. */
 async function metadataOnly(): Promise<DataSource> {
-  const dataSource = new DataSource({ type: 'postgres', entities: [SampleEntity] });
+  const dataSource = new DataSource({ type: 'postgres', entities: [SampleEntity, OddEntity] });
   await dataSource['buildMetadatas']();
   return dataSource;
 }
@@ -119,5 +126,9 @@ describe('entityRows', () => {
     expect(rows.all([[row], 1])).toHaveLength(1);
     expect(rows.first([])).toBeNull();
     expect(rows.first([[], 0])).toBeNull();
+  });
+
+  it('refuses a column name the list would have to quote', () => {
+    expect(() => entityRows(dataSource, OddEntity)).toThrow(/OddId needs quoting/);
   });
 });
