@@ -1,6 +1,7 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessGuard } from './access/access.guard';
 import { AccessPolicyCheck } from './access/access-policy.check';
 import { AccessStrategyRegistry } from './access/access-strategy.registry';
@@ -8,6 +9,7 @@ import { AdminAccessStrategy } from './access/admin-key.strategy';
 import { Clock } from './clock/clock';
 import { ClockRepository } from './clock/clock.repository';
 import { SandboxClock } from './clock/sandbox-clock';
+import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
@@ -28,7 +30,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
  */
 @Global()
 @Module({
-  imports: [ScheduleModule.forRoot(), DiscoveryModule],
+  imports: [ScheduleModule.forRoot(), DiscoveryModule, TypeOrmModule.forFeature([SandboxClockEntity])],
   controllers: [HealthController],
   providers: [
     ClockRepository,

@@ -15,6 +15,7 @@ export type { RequestGate } from './http/request-gates';
 export { Clock, TestClock } from './clock/clock';
 export { SandboxClock } from './clock/sandbox-clock';
 export { returnedRows } from './database/returned-rows';
+export { EntityRows, entityRows } from './database/entity-rows';
 export { DomainError, ValidationFailed, NotFound, Unauthorized, Forbidden, InvalidState, ERROR_CATALOGUE, BEARER_CHALLENGE } from './errors/domain-error';
 export { defineLifecycle } from './lifecycle/lifecycle';
 export type { Lifecycle } from './lifecycle/lifecycle';

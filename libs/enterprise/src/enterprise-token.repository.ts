@@ -1,31 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returnedRows } from '@app/common';
+import { entityRows, returnedRows } from '@app/common';
+import { EnterpriseAuthorizationEntity, EnterpriseTokenEntity } from './enterprise.entities';
 
-export type EnterpriseTokenKind = 'client_credentials' | 'end_user';
+/** A token's grant: its row without the hash and issue time. */
+export type EnterpriseToken = Omit<EnterpriseTokenEntity, 'tokenHash' | 'issuedAt'>;
 
-export interface EnterpriseToken {
-  kind: EnterpriseTokenKind;
-  partnerId: string;
-  personalNumber: string | null;
-  scopes: string[];
-  expiresAt: Date;
-}
-
-export interface EnterpriseAuthorization {
-  /** SHA-256 of the pending code (hashUuidSecret): the code itself is shown once, by authorize. */
-  pendingCodeHash: string;
-  partnerId: string;
-  personalNumber: string;
-  scopes: string[];
-  createdAt: Date;
-  exchangedAt: Date | null;
-}
+/** What exchanging a pending code needs of its authorization. */
+export type EnterpriseAuthorization = Omit<EnterpriseAuthorizationEntity, 'clientId' | 'autostartTokenHash'>;
 
 /** Enterprise tokens and pending authorizations (bank §4.6); codes and tokens as their SHA-256 only. */
 @Injectable()
 export class EnterpriseTokenRepository {
+  private readonly tokens = entityRows(this.dataSource, EnterpriseTokenEntity, ['tokenHash', 'issuedAt']);
+  private readonly authorizations = entityRows(this.dataSource, EnterpriseAuthorizationEntity, ['clientId', 'autostartTokenHash']);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insertToken(tokenHash: string, token: EnterpriseToken, issuedAt: Date): Promise<void> {
@@ -37,13 +27,10 @@ export class EnterpriseTokenRepository {
 
   /** One indexed read per call made with an enterprise token. */
   async findToken(tokenHash: string): Promise<EnterpriseToken | null> {
-    const rows: Array<{ kind: EnterpriseTokenKind; partner_id: string; personal_number: string | null; scopes: string[]; expires_at: Date }> =
-      await this.dataSource.query('SELECT kind, partner_id, personal_number, scopes, expires_at FROM enterprise_token WHERE token_hash = $1', [tokenHash]);
-    const row = rows[0];
-    return row ? { kind: row.kind, partnerId: row.partner_id, personalNumber: row.personal_number, scopes: row.scopes, expiresAt: row.expires_at } : null;
+    return this.tokens.first(await this.dataSource.query(`SELECT ${this.tokens.select()} FROM enterprise_token WHERE token_hash = $1`, [tokenHash]));
   }
 
-  async insertAuthorization(authorization: EnterpriseAuthorization & { clientId: string; autostartTokenHash: string }): Promise<void> {
+  async insertAuthorization(authorization: EnterpriseAuthorizationEntity): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO enterprise_authorization (pending_code_hash, partner_id, client_id, personal_number, scopes, autostart_token_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -60,22 +47,12 @@ export class EnterpriseTokenRepository {
   }
 
   async findAuthorization(pendingCodeHash: string, partnerId: string): Promise<EnterpriseAuthorization | null> {
-    const rows: Array<{ pending_code_hash: string; partner_id: string; personal_number: string; scopes: string[]; created_at: Date; exchanged_at: Date | null }> =
-      await this.dataSource.query(
-        'SELECT pending_code_hash, partner_id, personal_number, scopes, created_at, exchanged_at FROM enterprise_authorization WHERE pending_code_hash = $1 AND partner_id = $2',
-        [pendingCodeHash, partnerId],
-      );
-    const row = rows[0];
-    return row
-      ? {
-          pendingCodeHash: row.pending_code_hash,
-          partnerId: row.partner_id,
-          personalNumber: row.personal_number,
-          scopes: row.scopes,
-          createdAt: row.created_at,
-          exchangedAt: row.exchanged_at,
-        }
-      : null;
+    return this.authorizations.first(
+      await this.dataSource.query(`SELECT ${this.authorizations.select()} FROM enterprise_authorization WHERE pending_code_hash = $1 AND partner_id = $2`, [
+        pendingCodeHash,
+        partnerId,
+      ]),
+    );
   }
 
   /** Single use, atomically: false when it was exchanged already. */

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidModule } from '@app/eid';
 import { AccountTransactionRepository } from './accounts/account-transaction.repository';
 import { AccountEntity } from './accounts/account.entity';
+import { AccountTransactionEntity } from './accounts/account-transaction.entity';
 import { AccountRepository } from './accounts/account.repository';
 import { AccountService } from './accounts/account.service';
 import { AisController } from './ais/ais.controller';
@@ -22,7 +23,7 @@ import { TransferService } from './transfers/transfer.service';
 
 /** Accounts and bookkeeping, AIS v2, PIS 3.0 and v3 with transfer signing and the execution job. */
 @Module({
-  imports: [EidModule, TypeOrmModule.forFeature([AccountEntity, TransferEntity, RecurringTransferEntity, TransferSigningEntity])],
+  imports: [EidModule, TypeOrmModule.forFeature([AccountEntity, AccountTransactionEntity, TransferEntity, RecurringTransferEntity, TransferSigningEntity])],
   controllers: [AisController, PisController, PisV3Controller],
   providers: [
     AccountRepository,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidModule } from '@app/eid';
 import { ParticipantEntity } from './participants/participant.entity';
+import { SigningPersonEntity } from './session/signing-person.entity';
 import { ParticipantRepository } from './participants/participant.repository';
 import { ParticipantService } from './participants/participant.service';
 import { SigningCompletions } from './participants/signing-completions';
@@ -11,7 +12,7 @@ import { SigningService } from './session/signing.service';
 
 /** Partner signing (bank §2.5, §4.4, §7.2; contract §11) on the eid engine. */
 @Module({
-  imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity])],
+  imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity, SigningPersonEntity])],
   controllers: [SigningController],
   providers: [ParticipantRepository, ParticipantService, SigningCompletions, SigningPersonRepository, SigningService],
   exports: [ParticipantService, SigningCompletions],

@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { returnedRows } from '@app/common';
-import type { Scope } from '../scopes';
-import { Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
-import { REFRESH_USES_PER_DAY, type TokenKind } from './token-kinds';
+import { entityRows, returnedRows } from '@app/common';
+import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
+import { REFRESH_USES_PER_DAY } from './token-kinds';
 
-export interface AccessTokenGrant {
-  kind: TokenKind;
-  tppId: string;
-  personalNumber: string;
-  scopes: Scope[];
-  expiresAt: Date;
-}
+/** An access token's grant: its row without the hash and issue time. */
+export type AccessTokenGrant = Omit<Psd2AccessTokenEntity, 'tokenHash' | 'issuedAt'>;
 
 export interface RefreshUse {
   personalNumber: string;
@@ -21,6 +15,8 @@ export interface RefreshUse {
 /** Access tokens, refresh tokens and consents, by the SHA-256 of the token values. */
 @Injectable()
 export class TokenRepository {
+  private readonly grants = entityRows(this.dataSource, Psd2AccessTokenEntity, ['tokenHash', 'issuedAt']);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insertAccessToken(tokenHash: string, grant: AccessTokenGrant, issuedAt: Date): Promise<void> {
@@ -31,14 +27,9 @@ export class TokenRepository {
     );
   }
 
-  /** One indexed read per authenticated call, mapped by hand (the hot path of every AIS/PIS call). */
+  /** One indexed read per authenticated call (the hot path of every AIS/PIS call). */
   async findAccessToken(tokenHash: string): Promise<AccessTokenGrant | null> {
-    const rows: Array<{ kind: TokenKind; tpp_id: string; personal_number: string; scopes: Scope[]; expires_at: Date }> = await this.dataSource.query(
-      'SELECT kind, tpp_id, personal_number, scopes, expires_at FROM psd2_access_token WHERE token_hash = $1',
-      [tokenHash],
-    );
-    const token = rows[0];
-    return token ? { kind: token.kind, tppId: token.tpp_id, personalNumber: token.personal_number, scopes: token.scopes, expiresAt: token.expires_at } : null;
+    return this.grants.first(await this.dataSource.query(`SELECT ${this.grants.select()} FROM psd2_access_token WHERE token_hash = $1`, [tokenHash]));
   }
 
   async insertConsent(consent: Omit<Psd2ConsentEntity, 'id'>): Promise<string> {

@@ -1,36 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { returnedRows } from '../database/returned-rows';
+import { entityRows } from '../database/entity-rows';
 import { ClockState } from './clock-state';
-
-interface ClockRow {
-  sandbox_anchor: Date | null;
-  real_anchor: Date | null;
-  frozen: boolean;
-}
-
-const toState = (row: ClockRow): ClockState => ({
-  sandboxAnchor: row.sandbox_anchor,
-  realAnchor: row.real_anchor,
-  frozen: row.frozen,
-});
+import { SandboxClockEntity } from './sandbox-clock.entity';
 
 /** The single sandbox_clock row (id 1, created by the migration). Every change is one statement. */
 @Injectable()
 export class ClockRepository {
+  private readonly rows = entityRows(this.dataSource, SandboxClockEntity, ['id']);
+
   constructor(private readonly dataSource: DataSource) {}
 
   async read(): Promise<ClockState> {
-    const rows: ClockRow[] = await this.dataSource.query(
-      'SELECT sandbox_anchor, real_anchor, frozen FROM sandbox_clock WHERE id = 1',
-    );
-    return toState(rows[0]);
+    return this.state(await this.dataSource.query(`SELECT ${this.rows.select()} FROM sandbox_clock WHERE id = 1`));
   }
 
   async set(sandboxNow: Date, realNow: Date, frozen: boolean): Promise<ClockState> {
     return this.write(
       `UPDATE sandbox_clock SET sandbox_anchor = $1, real_anchor = $2, frozen = $3 WHERE id = 1
-       RETURNING sandbox_anchor, real_anchor, frozen`,
+       RETURNING ${this.rows.select()}`,
       [sandboxNow, realNow, frozen],
     );
   }
@@ -44,7 +32,7 @@ export class ClockRepository {
                 $1::timestamptz) + make_interval(secs => $2),
               real_anchor = $1
         WHERE id = 1
-        RETURNING sandbox_anchor, real_anchor, frozen`,
+        RETURNING ${this.rows.select()}`,
       [realNow, seconds],
     );
   }
@@ -52,13 +40,17 @@ export class ClockRepository {
   async reset(): Promise<ClockState> {
     return this.write(
       `UPDATE sandbox_clock SET sandbox_anchor = NULL, real_anchor = NULL, frozen = false WHERE id = 1
-       RETURNING sandbox_anchor, real_anchor, frozen`,
+       RETURNING ${this.rows.select()}`,
       [],
     );
   }
 
   private async write(sql: string, parameters: unknown[]): Promise<ClockState> {
-    const result: unknown = await this.dataSource.query(sql, parameters);
-    return toState(returnedRows<ClockRow>(result)[0]);
+    return this.state(await this.dataSource.query(sql, parameters));
+  }
+
+  /** The row always exists: the migration created it. */
+  private state(result: unknown): ClockState {
+    return this.rows.first(result) as ClockState;
   }
 }

@@ -1,36 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { returnedRows } from '@app/common';
+import { entityRows, returnedRows } from '@app/common';
 import { LoanApplicationEntity } from './loan-application.entity';
 import { LOAN_APPLICATION_LIFECYCLE, type LoanApplicationStatus } from './loan-application-status';
-
-const COLUMNS = `id, partner_id, applicants, loan_amount::text AS loan_amount, status, created_at, processing_at, decided_at, customer_service_reference`;
-
-interface LoanApplicationRow {
-  id: string;
-  partner_id: string;
-  applicants: LoanApplicationEntity['applicants'];
-  loan_amount: string;
-  status: LoanApplicationStatus;
-  created_at: Date;
-  processing_at: Date | null;
-  decided_at: Date | null;
-  customer_service_reference: string | null;
-}
-
-const toEntity = (row: LoanApplicationRow): LoanApplicationEntity =>
-  Object.assign(new LoanApplicationEntity(), {
-    id: row.id,
-    partnerId: row.partner_id,
-    applicants: row.applicants,
-    loanAmount: row.loan_amount,
-    status: row.status,
-    createdAt: row.created_at,
-    processingAt: row.processing_at,
-    decidedAt: row.decided_at,
-    customerServiceReference: row.customer_service_reference,
-  });
 
 export interface Supplement {
   supplementId: string;
@@ -44,6 +17,8 @@ export interface Supplement {
 
 @Injectable()
 export class LoanApplicationRepository {
+  private readonly rows = entityRows(this.dataSource, LoanApplicationEntity);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(application: LoanApplicationEntity, manager: EntityManager): Promise<void> {
@@ -51,13 +26,13 @@ export class LoanApplicationRepository {
   }
 
   async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<LoanApplicationEntity | null> {
-    const rows: LoanApplicationRow[] = await manager.query(`SELECT ${COLUMNS} FROM loan_application WHERE id = $1`, [id]);
-    return rows[0] ? toEntity(rows[0]) : null;
+    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM loan_application WHERE id = $1`, [id]);
+    return this.rows.first(result);
   }
 
   async lock(id: string, manager: EntityManager): Promise<LoanApplicationEntity | null> {
-    const rows: LoanApplicationRow[] = await manager.query(`SELECT ${COLUMNS} FROM loan_application WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ? toEntity(rows[0]) : null;
+    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM loan_application WHERE id = $1 FOR UPDATE`, [id]);
+    return this.rows.first(result);
   }
 
   /** Conditional on the lifecycle table; false when another request or instance moved it first. */
@@ -81,11 +56,11 @@ export class LoanApplicationRepository {
   }
 
   async listDueForDecision(before: Date): Promise<LoanApplicationEntity[]> {
-    const rows: LoanApplicationRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM loan_application WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
+    const result: unknown = await this.dataSource.query(
+      `SELECT ${this.rows.select()} FROM loan_application WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
       [before],
     );
-    return rows.map(toEntity);
+    return this.rows.all(result);
   }
 
   /** Creates or replaces a supplementary document; true when it was new. */

@@ -1,45 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { returnedRows } from '@app/common';
+import { entityRows, returnedRows } from '@app/common';
 import { PreApprovalEntity } from './pre-approval.entity';
 import { PRE_APPROVAL_LIFECYCLE, type PreApprovalStatus } from './pre-approval-status';
-
-const COLUMNS = `id, partner_id, applicants, loan_amount::text AS loan_amount, unsecured_loan_amount::text AS unsecured_loan_amount, offer,
-  status, with_unsecured_loan, created_at, expiry_date, processing_at, decided_at, customer_service_reference`;
-
-interface PreApprovalRow {
-  id: string;
-  partner_id: string;
-  applicants: PreApprovalEntity['applicants'];
-  loan_amount: string;
-  unsecured_loan_amount: string | null;
-  offer: PreApprovalEntity['offer'];
-  status: PreApprovalStatus;
-  with_unsecured_loan: boolean | null;
-  created_at: Date;
-  expiry_date: Date;
-  processing_at: Date | null;
-  decided_at: Date | null;
-  customer_service_reference: string | null;
-}
-
-const toEntity = (row: PreApprovalRow): PreApprovalEntity =>
-  Object.assign(new PreApprovalEntity(), {
-    id: row.id,
-    partnerId: row.partner_id,
-    applicants: row.applicants,
-    loanAmount: row.loan_amount,
-    unsecuredLoanAmount: row.unsecured_loan_amount,
-    offer: row.offer,
-    status: row.status,
-    withUnsecuredLoan: row.with_unsecured_loan,
-    createdAt: row.created_at,
-    expiryDate: row.expiry_date,
-    processingAt: row.processing_at,
-    decidedAt: row.decided_at,
-    customerServiceReference: row.customer_service_reference,
-  });
 
 export interface PreApprovalChanges {
   withUnsecuredLoan?: boolean;
@@ -50,6 +14,8 @@ export interface PreApprovalChanges {
 
 @Injectable()
 export class PreApprovalRepository {
+  private readonly rows = entityRows(this.dataSource, PreApprovalEntity);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(preApproval: PreApprovalEntity): Promise<void> {
@@ -58,16 +24,16 @@ export class PreApprovalRepository {
 
   /** The partner's own pre-approval, or null (another partner's is not leaked); `lock` holds it for the transaction. */
   async findOwned(id: string, partnerId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<PreApprovalEntity | null> {
-    const rows: PreApprovalRow[] = await manager.query(
-      `SELECT ${COLUMNS} FROM pre_approval WHERE id = $1 AND partner_id = $2${lock ? ' FOR UPDATE' : ''}`,
+    const result: unknown = await manager.query(
+      `SELECT ${this.rows.select()} FROM pre_approval WHERE id = $1 AND partner_id = $2${lock ? ' FOR UPDATE' : ''}`,
       [id, partnerId],
     );
-    return rows[0] ? toEntity(rows[0]) : null;
+    return this.rows.first(result);
   }
 
   async lock(id: string, manager: EntityManager): Promise<PreApprovalEntity | null> {
-    const rows: PreApprovalRow[] = await manager.query(`SELECT ${COLUMNS} FROM pre_approval WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ? toEntity(rows[0]) : null;
+    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM pre_approval WHERE id = $1 FOR UPDATE`, [id]);
+    return this.rows.first(result);
   }
 
   /**
@@ -101,11 +67,11 @@ export class PreApprovalRepository {
 
   /** PROCESSING since at least `before`: the decision job's work list. */
   async listDueForDecision(before: Date): Promise<PreApprovalEntity[]> {
-    const rows: PreApprovalRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM pre_approval WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
+    const result: unknown = await this.dataSource.query(
+      `SELECT ${this.rows.select()} FROM pre_approval WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
       [before],
     );
-    return rows.map(toEntity);
+    return this.rows.all(result);
   }
 
   /** Every pre-approval past its expiry_date that has not reached PROCESSING, in one statement. */

@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { entityRows } from '@app/common';
+import { AccountTransactionEntity } from './account-transaction.entity';
 
-/** A booked entry on an account: negative for a debit (contract §10). */
-export interface AccountTransaction {
-  referenceId: string;
-  amount: string;
-  currency: string;
-  bookingDate: string;
-  counterpart: string;
-}
+/** A booked entry as AIS shows it: negative for a debit (contract §10). */
+export type AccountTransaction = Omit<AccountTransactionEntity, 'id' | 'accountNumber' | 'bookedAt'>;
 
 @Injectable()
 export class AccountTransactionRepository {
+  private readonly rows = entityRows(this.dataSource, AccountTransactionEntity, ['id', 'accountNumber', 'bookedAt']);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(accountNumber: string, entry: AccountTransaction, bookedAt: Date, manager: EntityManager): Promise<void> {
@@ -25,11 +23,8 @@ export class AccountTransactionRepository {
 
   /** Booked entries of an account, by execution instant, newest first. */
   async listByAccount(accountNumber: string): Promise<AccountTransaction[]> {
-    const rows: Array<{ reference_id: string; amount: string; currency: string; booking_date: string; counterpart: string }> = await this.dataSource.query(
-      `SELECT reference_id, amount::text AS amount, currency, to_char(booking_date, 'YYYY-MM-DD') AS booking_date, counterpart
-         FROM account_transaction WHERE account_number = $1 ORDER BY booked_at DESC, id`,
-      [accountNumber],
+    return this.rows.all(
+      await this.dataSource.query(`SELECT ${this.rows.select()} FROM account_transaction WHERE account_number = $1 ORDER BY booked_at DESC, id`, [accountNumber]),
     );
-    return rows.map((r) => ({ referenceId: r.reference_id, amount: r.amount, currency: r.currency, bookingDate: r.booking_date, counterpart: r.counterpart }));
   }
 }

@@ -1,59 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { returnedRows } from '@app/common';
+import { entityRows, returnedRows } from '@app/common';
 import { RECURRING_LIFECYCLE, type RecurringStatus } from '../transfers/transfer-status';
 import type { TransferScope } from '../transfers/transfer.repository';
 import { RecurringTransferEntity } from './recurring-transfer.entity';
 
-const COLUMNS = `reference_id, account_number, owner_personal_number, tpp_id, amount::text AS amount, currency,
-  to_char(transfer_date, 'YYYY-MM-DD') AS transfer_date, to_char(end_date, 'YYYY-MM-DD') AS end_date, frequency,
-  recipient_account_number, recipient_name, counter_part_statement, statement, status, occurrences_booked, created_at, signed_at`;
-
-interface RecurringRow {
-  reference_id: string;
-  account_number: string;
-  owner_personal_number: string;
-  tpp_id: string;
-  amount: string;
-  currency: string;
-  transfer_date: string;
-  end_date: string | null;
-  frequency: RecurringTransferEntity['frequency'];
-  recipient_account_number: string;
-  recipient_name: string | null;
-  counter_part_statement: string | null;
-  statement: string | null;
-  status: RecurringStatus;
-  occurrences_booked: number;
-  created_at: Date;
-  signed_at: Date | null;
-}
-
-function toRecurring(row: RecurringRow): RecurringTransferEntity {
-  return Object.assign(new RecurringTransferEntity(), {
-    referenceId: row.reference_id,
-    accountNumber: row.account_number,
-    ownerPersonalNumber: row.owner_personal_number,
-    tppId: row.tpp_id,
-    amount: row.amount,
-    currency: row.currency,
-    transferDate: row.transfer_date,
-    endDate: row.end_date,
-    frequency: row.frequency,
-    recipientAccountNumber: row.recipient_account_number,
-    recipientName: row.recipient_name,
-    counterPartStatement: row.counter_part_statement,
-    statement: row.statement,
-    status: row.status,
-    occurrencesBooked: row.occurrences_booked,
-    createdAt: row.created_at,
-    signedAt: row.signed_at,
-  });
-}
-
 @Injectable()
 export class RecurringTransferRepository {
+  private readonly rows = entityRows(this.dataSource, RecurringTransferEntity);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async insert(recurring: RecurringTransferEntity): Promise<void> {
@@ -61,28 +17,28 @@ export class RecurringTransferRepository {
   }
 
   async findInScope(referenceId: string, scope: TransferScope): Promise<RecurringTransferEntity | null> {
-    const rows: RecurringRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM recurring_transfer WHERE reference_id = $1 AND account_number = $2 AND owner_personal_number = $3 AND tpp_id = $4`,
+    const result: unknown = await this.dataSource.query(
+      `SELECT ${this.rows.select()} FROM recurring_transfer WHERE reference_id = $1 AND account_number = $2 AND owner_personal_number = $3 AND tpp_id = $4`,
       [referenceId, scope.accountNumber, scope.owner, scope.tppId],
     );
-    return rows[0] ? toRecurring(rows[0]) : null;
+    return this.rows.first(result);
   }
 
   /** Every recurring transfer this TPP ordered for this user, oldest first. */
   async listForCaller(owner: string, tppId: string): Promise<RecurringTransferEntity[]> {
-    const rows: RecurringRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM recurring_transfer WHERE owner_personal_number = $1 AND tpp_id = $2 ORDER BY created_at, reference_id`,
+    const result: unknown = await this.dataSource.query(
+      `SELECT ${this.rows.select()} FROM recurring_transfer WHERE owner_personal_number = $1 AND tpp_id = $2 ORDER BY created_at, reference_id`,
       [owner, tppId],
     );
-    return rows.map(toRecurring);
+    return this.rows.all(result);
   }
 
   async findSignable(referenceIds: string[], owner: string, tppId: string): Promise<RecurringTransferEntity[]> {
-    const rows: RecurringRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM recurring_transfer WHERE reference_id = ANY($1::uuid[]) AND owner_personal_number = $2 AND tpp_id = $3`,
+    const result: unknown = await this.dataSource.query(
+      `SELECT ${this.rows.select()} FROM recurring_transfer WHERE reference_id = ANY($1::uuid[]) AND owner_personal_number = $2 AND tpp_id = $3`,
       [referenceIds, owner, tppId],
     );
-    return rows.map(toRecurring);
+    return this.rows.all(result);
   }
 
   /** One conditional statement guarded by the lifecycle table; false when the status did not allow it. */
@@ -110,11 +66,11 @@ export class RecurringTransferRepository {
 
   /** Locks an ACTIVE recurring transfer for booking its occurrences; null when held elsewhere or no longer ACTIVE. */
   async lockActive(referenceId: string, manager: EntityManager): Promise<RecurringTransferEntity | null> {
-    const rows: RecurringRow[] = await manager.query(
-      `SELECT ${COLUMNS} FROM recurring_transfer WHERE reference_id = $1 AND status = 'ACTIVE' FOR UPDATE SKIP LOCKED`,
+    const result: unknown = await manager.query(
+      `SELECT ${this.rows.select()} FROM recurring_transfer WHERE reference_id = $1 AND status = 'ACTIVE' FOR UPDATE SKIP LOCKED`,
       [referenceId],
     );
-    return rows[0] ? toRecurring(rows[0]) : null;
+    return this.rows.first(result);
   }
 
   async recordOccurrences(referenceId: string, booked: number, ended: boolean, manager: EntityManager): Promise<void> {

@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { StartKind } from './signing-rules';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { entityRows } from '@app/common';
+import { SigningPersonEntity } from './signing-person.entity';
 
 /** The contract §11 state of one personal number. */
-export interface SigningPerson {
-  personalNumber: string;
-  orderId: string | null;
-  orderKind: StartKind | null;
-  orderIp: string | null;
-  retryArmed: boolean;
-  blockedUntil: Date | null;
-}
+export type SigningPerson = SigningPersonEntity;
 
 /**
  * signing_person rows, read and written only inside a transaction that holds the row lock, so the
@@ -18,22 +13,15 @@ export interface SigningPerson {
  */
 @Injectable()
 export class SigningPersonRepository {
+  private readonly rows = entityRows(this.dataSource, SigningPersonEntity);
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   async lock(personalNumber: string, manager: EntityManager): Promise<SigningPerson> {
     await manager.query(`INSERT INTO signing_person (personal_number) VALUES ($1) ON CONFLICT (personal_number) DO NOTHING`, [personalNumber]);
-    const rows: Array<{ order_id: string | null; order_kind: StartKind | null; order_ip: string | null; retry_armed: boolean; blocked_until: Date | null }> =
-      await manager.query(
-        `SELECT order_id, order_kind, order_ip, retry_armed, blocked_until FROM signing_person WHERE personal_number = $1 FOR UPDATE`,
-        [personalNumber],
-      );
-    const row = rows[0];
-    return {
-      personalNumber,
-      orderId: row.order_id,
-      orderKind: row.order_kind,
-      orderIp: row.order_ip,
-      retryArmed: row.retry_armed,
-      blockedUntil: row.blocked_until,
-    };
+    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM signing_person WHERE personal_number = $1 FOR UPDATE`, [personalNumber]);
+    // The insert above made sure the row exists.
+    return this.rows.first(result) as SigningPerson;
   }
 
   async save(person: SigningPerson, manager: EntityManager): Promise<void> {
