@@ -1,14 +1,13 @@
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { bearer, certificate, newPsu, Psd2Client, type Psu } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 describe('AIS v2 (bank §4.2; contract §5, §10)', () => {
   let t: TestApp;
   let psu: Psu;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+    t = await createTestApp({ frozenAt: BASE_TIME });
     psu = await newPsu(t, { accounts: 2, balance: 2500.5 });
     token = await psu.token();
   });

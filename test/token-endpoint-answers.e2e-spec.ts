@@ -1,9 +1,10 @@
 import * as oauth from 'oauth4webapi';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
+import { newPartner } from './support/fixtures';
 import { certificate, expectOAuthError, newUser, PSU_IP } from './support/psd2';
 import { rawRequest } from './support/raw-http';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 /**
  * Contract §2: every answer of the two token endpoints is RFC 6749 JSON with Cache-Control: no-store,
@@ -18,16 +19,14 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
   let user: string;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ frozenAt: BASE_TIME });
     base = await t.listen();
     cert = await certificate();
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Token AB' }).expect(201)).body.api_key;
+    partnerKey = (await newPartner(t)).api_key;
     user = await newUser(t);
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   /** The credentials of each endpoint and a form that succeeds there. */
   const ENDPOINTS = [
@@ -87,7 +86,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
     });
 
     it('answers planned downtime with 503 temporarily_unavailable and Retry-After to the window\'s end (contract §2 table, §7)', async () => {
-      await t.admin.put('/admin/clock', { now: '2026-11-22T07:00:00+01:00', frozen: true }).expect(200);
+      await t.clock.freeze('2026-11-22T07:00:00+01:00');
       const res = await post().type('form').send(form());
       expectOAuthError(res, 503, 'temporarily_unavailable');
       expect(res.headers['retry-after']).toBe(String(45 * 60));
@@ -166,7 +165,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
       expect(await refusal(oauth.processGenericTokenEndpointResponse(issuer, client, withoutUser))).toMatchObject({ error: 'invalid_request', status: 400 });
 
       // oauth4webapi reads error bodies of 4xx answers only; a 5xx is an unexpected status whose body the caller may read.
-      await t.admin.put('/admin/clock', { now: '2026-11-22T07:00:00+01:00', frozen: true }).expect(200);
+      await t.clock.freeze('2026-11-22T07:00:00+01:00');
       const down = await oauth.genericTokenEndpointRequest(issuer, client, oauth.None(), 'non_authenticated_token', { user_id: user }, options(psd2Headers()));
       const unavailable = await refusal(oauth.processGenericTokenEndpointResponse(issuer, client, down));
       expect(unavailable).toMatchObject({ code: oauth.RESPONSE_IS_NOT_CONFORM });

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { issueTestCertificate, type Psd2Role } from '@app/directory';
 import { newPersonalNumber } from './personal-numbers';
-import type { TestApp } from './test-app';
+import { BASE_TIME, createTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export const PSU_IP = '192.0.2.10';
 
@@ -17,6 +17,12 @@ export interface UserOptions {
   kyc?: boolean;
   eid?: string;
   accounts?: number;
+}
+
+/** The app of the PSD2 flow tests, its clock frozen at BASE_TIME (`t.clock.freeze()` before each test), and one TPP. */
+export async function psd2App(options: TestAppOptions = {}): Promise<{ t: TestApp; tpp: Psd2Client }> {
+  const t = await createTestApp({ frozenAt: BASE_TIME, ...options });
+  return { t, tpp: await Psd2Client.create(t) };
 }
 
 /** A sandbox user made through the admin API. */
