@@ -53,8 +53,11 @@ describe('AIS v2 (bank §4.2; contract §5, §10)', () => {
     await get('/v2/accounts', token, { 'PSU-IP-Address': undefined }).expect(200);
   });
 
-  it('a token without AIS is 403 SCOPE_NOT_GRANTED; a certificate without PSP_AI is 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
+  it('a token without AIS is 403 SCOPE_NOT_GRANTED (contract §5)', async () => {
     expectProblem(await get('/v2/accounts', await psu.token('authenticate', 'PIS')), 403, 'SCOPE_NOT_GRANTED');
+  });
+
+  it('a certificate without PSP_AI is 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
     const org = 'PSDSE-FINA-31313';
     const full = new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], org));
     const aisPsu = await newPsu(t, { tpp: full });

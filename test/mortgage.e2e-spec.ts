@@ -84,8 +84,11 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expectValidationFailed(await create({ applicants: [a, a], loan_amount: 1 }), 'applicants.1.personal_number');
     });
 
-    it('needs the partner key (401); serves /partner/mortgage/2.0 too (contract §1, §3)', async () => {
+    it('needs the partner key (401) (contract §3)', async () => {
       expectProblem(await t.http.post('/mortgage/2.0/pre-approval').send({}), 401, 'UNAUTHORIZED');
+    });
+
+    it('serves /partner/mortgage/2.0 too (contract §1)', async () => {
       await create({ applicants: [await applicant()], loan_amount: 1_000_000 }, '/partner/mortgage/2.0').expect(201);
     });
   });
@@ -112,10 +115,14 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       });
     });
 
-    it('accepting twice is 409; true without an unsecured variant is 400; a missing flag 400 (contract §9)', async () => {
+    it('true without an unsecured variant is 400; a missing flag 400 (contract §9)', async () => {
       const { id } = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
       expectValidationFailed(await accept(id, true), 'with_unsecured_loan');
       expectValidationFailed(await t.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth()).send({}), 'with_unsecured_loan');
+    });
+
+    it('accepting twice is 409 (contract §9)', async () => {
+      const { id } = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
       await accept(id).expect(200);
       expectProblem(await accept(id), 409, 'INVALID_STATE');
     });
@@ -336,12 +343,17 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     await t.http.put(`${base}/${id}/supplementary-documentation/${supplement}`).set(auth()).send(document()).expect(200);
   });
 
-  it('refuses a bad document with 400 naming the field, and one for a withdrawn application with 404', async () => {
+  it('refuses a bad document with 400 naming the field', async () => {
     const { id } = await application(1);
     const path = `${base}/${id}/supplementary-documentation/${randomUUID()}`;
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ content: 'not base64!' })), 'content');
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ content_type: 'text/html' })), 'content_type');
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ file_name: '../etc/passwd' })), 'file_name');
+  });
+
+  it('refuses a document for a withdrawn application with 404', async () => {
+    const { id } = await application(1);
+    const path = `${base}/${id}/supplementary-documentation/${randomUUID()}`;
     await t.http.delete(`${base}/${id}`).set(auth()).expect(204);
     expectProblem(await t.http.put(path).set(auth()).send(document()), 404, 'NOT_FOUND');
   });
