@@ -45,11 +45,7 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
 
   const orderStatus = () => page.locator('#order-status');
 
-  async function namedUser(name: string, eid = 'MANUAL', accounts = 0): Promise<string> {
-    const user = await newUser(t, { eid, accounts });
-    await t.admin.put(`/admin/users/${user}`, { name, kyc_completed: true, eid_behaviour: eid }).expect(200);
-    return user;
-  }
+  const namedUser = (name: string, eid = 'MANUAL', accounts = 0) => newUser(t, { name, eid, accounts });
 
   it('approves an authentication of a MANUAL user opened by ?autostarttoken=, as the user picked on the page; the TPP\'s status poll sees COMPLETE', async () => {
     const subject = await namedUser('Tolvan Tolvansson');

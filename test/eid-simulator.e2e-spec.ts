@@ -154,8 +154,7 @@ describe('eid simulator API (contract §4)', () => {
 
   describe('GET /sandbox/eid/operations/{operation_id} and its QR image', () => {
     it('shows an order as the app would: who asks, what kind, since when, status, person and time left (issue 9, contract §4)', async () => {
-      const user = await newUser(t, { eid: 'MANUAL' });
-      await t.admin.put(`/admin/users/${user}`, { name: 'Tolvan Tolvansson', kyc_completed: true, eid_behaviour: 'MANUAL' }).expect(200);
+      const user = await newUser(t, { name: 'Tolvan Tolvansson', eid: 'MANUAL' });
       const { autoStartToken } = await tpp.pendingCode({ user });
       const { operation_id } = (await open({ token: autoStartToken }).expect(200)).body;
       await t.clock.advance(12);

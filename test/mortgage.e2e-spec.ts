@@ -39,8 +39,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
     expect((await t.http.post('/signing/1.0/collect').set(auth()).send({ participant_id: participantId }).expect(200)).body.status).toBe('COMPLETE');
   };
   const applicant = async (income = 800_000, options: { credit?: string; eid?: string } = {}) => {
-    const pn = await newUser(t, { eid: options.eid ?? 'AUTO_COMPLETE' });
-    if (options.credit) await t.admin.put(`/admin/users/${pn}`, { name: 'Sökande', kyc_completed: true, credit_decision: options.credit }).expect(200);
+    const pn = await newUser(t, { eid: options.eid ?? 'AUTO_COMPLETE', credit: options.credit });
     return { personal_number: pn, yearly_income: income };
   };
 

@@ -28,11 +28,10 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
     return { id: partner_id, key: api_key };
   }
 
-  /** A participant of a test process, for a fresh user with this eid behaviour. */
+  /** A participant of a test process, for a fresh user with this eid behaviour (busy elsewhere if asked). */
   async function participant(options: { eid?: string; busy?: boolean; user?: string; of?: { id: string; key: string } } = {}) {
     const p = options.of ?? (await partner());
-    const user = options.user ?? (await newUser(t, { eid: options.eid ?? 'MANUAL' }));
-    if (options.busy) await t.admin.put(`/admin/users/${user}`, { name: 'Upptagen', kyc_completed: true, eid_behaviour: options.eid ?? 'MANUAL', busy_elsewhere: true }).expect(200);
+    const user = options.user ?? (await newUser(t, { eid: options.eid ?? 'MANUAL', busy: options.busy }));
     const processId = randomUUID();
     const [registered] = await t.get(ParticipantsService).register({ kind: 'test_process', id: processId, partnerId: p.id }, [user]);
     return { partner: p, user, id: registered.id, processId };
