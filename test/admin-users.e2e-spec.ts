@@ -1,6 +1,6 @@
 import { luhnDigit, newPersonalNumber, tenDigitForm, withWrongCheckDigit } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 const FAILED_HINTS = ['EXPIRED_TRANSACTION', 'CERTIFICATE_ERR', 'USER_CANCEL', 'CANCELLED', 'START_FAILED', 'USER_DECLINED_CALL', 'NOT_SUPPORTED_BY_USER_APP', 'UNKNOWN'];
 
@@ -87,10 +87,10 @@ describe('admin users and accounts (contract §4, §8)', () => {
     it('resolves the century of a 10-digit number against the sandbox clock, not the machine clock (contract §4, §6)', async () => {
       const nine = '200101123';
       const ten = `200101-123${luhnDigit(nine)}`;
-      await t.admin.put('/admin/clock', { now: '2019-06-01T12:00:00+02:00' }).expect(200);
+      await t.clock.set('2019-06-01T12:00:00+02:00');
       const res = await putUser(ten, { name: 'Nitton Tjugo', kyc_completed: true }).expect(201);
       expect(res.body.personal_number).toBe(`19${nine}${luhnDigit(nine)}`);
-      await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00' }).expect(200);
+      await t.clock.set(BASE_TIME);
       const later = await putUser(ten, { name: 'Tjugo Tjugo', kyc_completed: true }).expect(201);
       expect(later.body.personal_number).toBe(`20${nine}${luhnDigit(nine)}`);
     });

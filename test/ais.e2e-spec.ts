@@ -1,14 +1,13 @@
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { bearer, certificate, newPsu, Psd2Client, type Psu } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 describe('AIS v2 (bank §4.2; contract §5, §10)', () => {
   let t: TestApp;
   let psu: Psu;
   let token: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+    t = await createTestApp({ frozenAt: BASE_TIME });
     psu = await newPsu(t, { accounts: 2, balance: 2500.5 });
     token = await psu.token();
   });
@@ -54,8 +53,11 @@ describe('AIS v2 (bank §4.2; contract §5, §10)', () => {
     await get('/v2/accounts', token, { 'PSU-IP-Address': undefined }).expect(200);
   });
 
-  it('a token without AIS is 403 SCOPE_NOT_GRANTED; a certificate without PSP_AI is 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
+  it('a token without AIS is 403 SCOPE_NOT_GRANTED (contract §5)', async () => {
     expectProblem(await get('/v2/accounts', await psu.token('authenticate', 'PIS')), 403, 'SCOPE_NOT_GRANTED');
+  });
+
+  it('a certificate without PSP_AI is 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
     const org = 'PSDSE-FINA-31313';
     const full = new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], org));
     const aisPsu = await newPsu(t, { tpp: full });

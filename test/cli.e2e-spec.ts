@@ -174,7 +174,7 @@ describe('npm run cli (contract §3, §6, §8)', () => {
         const set = await cli(['clock', 'set', BASE_TIME, '--frozen'], cliEnv());
         expect(set).toMatchObject({ code: 0, out: `${BASE_UTC} frozen\n` });
         await withApp(async (t) => {
-          expect((await t.admin.get('/admin/clock').expect(200)).body).toEqual({ now: BASE_UTC, frozen: true });
+          expect(await t.clock.read()).toEqual({ now: BASE_UTC, frozen: true });
         });
       });
 
@@ -185,7 +185,7 @@ describe('npm run cli (contract §3, §6, §8)', () => {
         expect(advance.out).toBe(`${new Date(Date.parse(BASE_UTC) + 1800_000).toISOString()} frozen\n`);
         expect(advance.err).toContain('30m (1800 s)');
         await withApp(async (t) => {
-          expect((await t.admin.get('/admin/clock').expect(200)).body).toEqual({ now: new Date(Date.parse(BASE_UTC) + 1800_000).toISOString(), frozen: true });
+          expect(await t.clock.read()).toEqual({ now: new Date(Date.parse(BASE_UTC) + 1800_000).toISOString(), frozen: true });
         });
         const show = await cli(['clock', 'show', '--json'], cliEnv());
         expect(JSON.parse(show.out)).toEqual({ now: new Date(Date.parse(BASE_UTC) + 1800_000).toISOString(), frozen: true });
@@ -320,31 +320,31 @@ describe('npm run cli (contract §3, §6, §8)', () => {
     });
 
     it('`clock advance 90s --url` moves the running sandbox\'s clock by 90 s; `clock show` reads it (contract §6)', async () => {
-      await t.admin.put('/admin/clock', { now: BASE_TIME, frozen: true }).expect(200);
+      await t.clock.freeze(BASE_TIME);
       const advance = await cli(['clock', 'advance', '90s', '--url', base], withKey);
       expect(advance.code).toBe(0);
       const expected = new Date(Date.parse(BASE_UTC) + 90_000).toISOString();
-      expect((await t.admin.get('/admin/clock').expect(200)).body).toEqual({ now: expected, frozen: true });
+      expect(await t.clock.read()).toEqual({ now: expected, frozen: true });
       expect((await cli(['clock', 'show', '--url', base], withKey)).out).toBe(`${expected} frozen\n`);
     });
 
     it('`clock set` and `clock reset --url` set and release the running sandbox\'s clock (contract §6)', async () => {
       expect((await cli(['clock', 'set', '2026-12-24T09:00:00Z', '--url', base], withKey)).code).toBe(0);
-      const set = (await t.admin.get('/admin/clock').expect(200)).body;
+      const set = await t.clock.read();
       expect(set.frozen).toBe(false);
       expect(Date.parse(set.now) - Date.parse('2026-12-24T09:00:00Z')).toBeLessThan(60_000);
       expect((await cli(['clock', 'reset', '--url', base], withKey)).code).toBe(0);
-      const reset = (await t.admin.get('/admin/clock').expect(200)).body;
+      const reset = await t.clock.read();
       expect(Math.abs(Date.parse(reset.now) - Date.now())).toBeLessThan(60_000);
-      await t.admin.put('/admin/clock', { now: BASE_TIME }).expect(200);
+      await t.clock.set(BASE_TIME);
     });
 
     it('`clock advance 1000000d --url` is refused by the sandbox with exit code 2 naming seconds (contract §6)', async () => {
-      const before = (await t.admin.put('/admin/clock', { now: BASE_TIME, frozen: true }).expect(200)).body;
+      const before = await t.clock.freeze(BASE_TIME);
       const { code, err } = await cli(['clock', 'advance', '1000000d', '--url', base], withKey);
       expect(code).toBe(2);
       expect(err).toContain('seconds must be at most 100 years');
-      expect((await t.admin.get('/admin/clock').expect(200)).body).toEqual(before);
+      expect(await t.clock.read()).toEqual(before);
     });
 
     it('`users put/list/show --url` go through the admin API (contract §8)', async () => {

@@ -1,7 +1,7 @@
 import { SandboxClock } from '@app/common';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { describeOnServer } from './support/server-only';
-import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 const AT = '2026-11-24T12:00:00+01:00';
 const AT_MS = Date.parse(AT);
@@ -93,14 +93,8 @@ describe('sandbox clock (contract §6)', () => {
 describeOnServer('sandbox clock shared by several instances (contract §6, §1)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp();
-    b = await createTestApp({ db: a.db, keepClock: true });
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await twoInstances()));
+  afterAll(() => closeApps(a, b));
 
   it('a change made on one instance is what the other reads (one row, contract §6)', async () => {
     await a.admin.put('/admin/clock', { now: AT, frozen: true }).expect(200);

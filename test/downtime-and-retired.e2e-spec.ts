@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
+import { newPartner } from './support/fixtures';
 import { expectProblem } from './support/problems';
 import { bearer, expectOAuthError, newPsu, newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
-
-const setClock = (t: TestApp, now: string) => t.admin.put('/admin/clock', { now, frozen: true }).expect(200);
+import { BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 describe('planned downtime (bank §8; contract §1, §7)', () => {
   let t: TestApp;
@@ -17,7 +16,7 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
   const bankCall = () => t.http.post('/psd2/auth/3.0/authenticate').send({});
 
   it('inside a window every bank route answers 503 PLANNED_DOWNTIME with Retry-After to the window\'s end, before any other check', async () => {
-    await setClock(t, '2026-11-22T07:00:00+01:00');
+    await t.clock.freeze('2026-11-22T07:00:00+01:00');
     const res = await bankCall();
     expectProblem(res, 503, 'PLANNED_DOWNTIME');
     expect(res.headers['retry-after']).toBe(String(45 * 60));
@@ -32,7 +31,7 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
   });
 
   it('keeps /health, /openapi.json, /docs, /admin/* and /sandbox/* up (contract §7)', async () => {
-    await setClock(t, '2026-11-22T07:00:00+01:00');
+    await t.clock.freeze('2026-11-22T07:00:00+01:00');
     await t.http.get('/health').expect(200);
     await t.http.get('/openapi.json').expect(200);
     await t.http.get('/docs').redirects(3).expect(200);
@@ -42,63 +41,63 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
   });
 
   it('starts at exactly the window\'s start and ends at exactly its end, Retry-After in whole seconds (2026: 04:00–07:45)', async () => {
-    await setClock(t, '2026-11-22T03:59:59.999+01:00');
+    await t.clock.freeze('2026-11-22T03:59:59.999+01:00');
     expect((await bankCall()).status).toBe(401);
-    await setClock(t, '2026-11-22T04:00:00+01:00');
+    await t.clock.freeze('2026-11-22T04:00:00+01:00');
     expect((await bankCall()).headers['retry-after']).toBe(String(3 * 3600 + 45 * 60));
-    await setClock(t, '2026-11-22T07:44:59.500+01:00');
+    await t.clock.freeze('2026-11-22T07:44:59.500+01:00');
     const last = await bankCall();
     expect(last.status).toBe(503);
     expect(last.headers['retry-after']).toBe('1');
-    await setClock(t, '2026-11-22T07:45:00+01:00');
+    await t.clock.freeze('2026-11-22T07:45:00+01:00');
     expect((await bankCall()).status).toBe(401);
   });
 
   it('2025 windows start at 05:00, 2026 windows at 04:00 (bank §8)', async () => {
-    await setClock(t, '2025-11-23T04:30:00+01:00');
+    await t.clock.freeze('2025-11-23T04:30:00+01:00');
     expect((await bankCall()).status).toBe(401);
-    await setClock(t, '2025-11-23T05:00:00+01:00');
+    await t.clock.freeze('2025-11-23T05:00:00+01:00');
     expect((await bankCall()).status).toBe(503);
-    await setClock(t, '2026-11-15T04:00:00+01:00');
+    await t.clock.freeze('2026-11-15T04:00:00+01:00');
     expect((await bankCall()).status).toBe(503);
   });
 
   it('follows the wall clock on daylight-saving days: 2026-03-29 (to summer time) and 2026-10-25 (to winter time)', async () => {
-    await setClock(t, '2026-03-29T01:59:59Z'); // 03:59:59 +02:00
+    await t.clock.freeze('2026-03-29T01:59:59Z'); // 03:59:59 +02:00
     expect((await bankCall()).status).toBe(401);
-    await setClock(t, '2026-03-29T02:00:00Z'); // 04:00 +02:00
+    await t.clock.freeze('2026-03-29T02:00:00Z'); // 04:00 +02:00
     expect((await bankCall()).status).toBe(503);
-    await setClock(t, '2026-03-29T05:45:00Z'); // 07:45 +02:00
+    await t.clock.freeze('2026-03-29T05:45:00Z'); // 07:45 +02:00
     expect((await bankCall()).status).toBe(401);
-    await setClock(t, '2026-10-25T02:59:59Z'); // 03:59:59 +01:00
+    await t.clock.freeze('2026-10-25T02:59:59Z'); // 03:59:59 +01:00
     expect((await bankCall()).status).toBe(401);
-    await setClock(t, '2026-10-25T03:00:00Z'); // 04:00 +01:00
+    await t.clock.freeze('2026-10-25T03:00:00Z'); // 04:00 +01:00
     expect((await bankCall()).status).toBe(503);
-    await setClock(t, '2026-10-25T06:44:59Z');
+    await t.clock.freeze('2026-10-25T06:44:59Z');
     expect((await bankCall()).status).toBe(503);
   });
 
   it('GET /sandbox/maintenance-windows answers { active, windows } with Stockholm offsets (contract §7)', async () => {
-    await setClock(t, '2026-11-22T05:00:00+01:00');
+    await t.clock.freeze('2026-11-22T05:00:00+01:00');
     const during = (await t.http.get('/sandbox/maintenance-windows').expect(200)).body;
     expect(during.active).toEqual({ start: '2026-11-22T04:00:00+01:00', end: '2026-11-22T07:45:00+01:00' });
     expect(during.windows).toHaveLength(27);
     expect(during.windows[0]).toEqual({ start: '2025-03-23T05:00:00+01:00', end: '2025-03-23T07:45:00+01:00' });
     expect(during.windows).toContainEqual({ start: '2026-06-14T04:00:00+02:00', end: '2026-06-14T07:45:00+02:00' });
-    await setClock(t, '2026-11-24T10:00:00+01:00');
+    await t.clock.freeze(BASE_TIME);
     expect((await t.http.get('/sandbox/maintenance-windows').expect(200)).body.active).toBeNull();
   });
 
   it('records each window\'s start and end once, as the sandbox clock passes them (the bookkeeping job)', async () => {
     const events = () => t.get(DataSource).query(`SELECT event, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at FROM maintenance_window_event ORDER BY occurred_at, event`);
-    await setClock(t, '2026-11-15T03:00:00+01:00');
+    await t.clock.freeze('2026-11-15T03:00:00+01:00');
     await t.admin.post('/admin/jobs/run').expect(200);
     expect(await events()).toEqual([]);
-    await setClock(t, '2026-11-15T05:00:00+01:00');
+    await t.clock.freeze('2026-11-15T05:00:00+01:00');
     await t.admin.post('/admin/jobs/run').expect(200);
     await t.admin.post('/admin/jobs/run').expect(200);
     expect(await events()).toEqual([{ event: 'started', at: '2026-11-15T03:00' }]);
-    await setClock(t, '2026-11-15T08:00:00+01:00');
+    await t.clock.freeze('2026-11-15T08:00:00+01:00');
     await t.admin.post('/admin/jobs/run').expect(200);
     expect(await events()).toEqual([
       { event: 'started', at: '2026-11-15T03:00' },
@@ -110,7 +109,7 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
   it('is off with DOWNTIME_CALENDAR=off', async () => {
     const off = await createTestApp({ env: { DOWNTIME_CALENDAR: 'off' } });
     try {
-      await setClock(off, '2026-11-22T05:00:00+01:00');
+      await off.clock.freeze('2026-11-22T05:00:00+01:00');
       expect((await off.http.post('/psd2/auth/3.0/authenticate').send({})).status).toBe(401);
       expect((await off.http.get('/sandbox/maintenance-windows').expect(200)).body.active).toBeNull();
     } finally {
@@ -124,7 +123,7 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
   let partnerKey: string;
   beforeAll(async () => {
     t = await createTestApp();
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Gammal AB' }).expect(201)).body.api_key;
+    partnerKey = (await newPartner(t)).api_key;
   });
   afterAll(() => t.close());
 
@@ -137,20 +136,20 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
   };
 
   it('GET /psd2/auth/1.0/authenticate and /2.0/authorize: 501 NOT_SIMULATED until 2024-04-30 end of day, then 410', async () => {
-    await setClock(t, '2024-04-30T23:59:59+02:00');
+    await t.clock.freeze('2024-04-30T23:59:59+02:00');
     for (const path of ['/psd2/auth/1.0/authenticate', '/psd2/auth/2.0/authorize']) {
       const res = await t.http.get(path);
       expectProblem(res, 501, 'NOT_SIMULATED');
       expectDeprecated(res, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', '/psd2/auth/3.0/authenticate');
     }
-    await setClock(t, '2024-05-01T00:00:00+02:00');
+    await t.clock.freeze('2024-05-01T00:00:00+02:00');
     const gone = await t.http.get('/psd2/auth/1.0/authenticate');
     expectProblem(gone, 410, 'VERSION_WITHDRAWN');
     expect(gone.body.reason.message).toContain('/psd2/auth/3.0');
   });
 
   it('/psd2/savings/2.0/…: an alias of 3.0 with Deprecation, Sunset and Link until 2024-04-30 end of day, then 410 (before credentials)', async () => {
-    await setClock(t, '2024-04-30T12:00:00+02:00');
+    await t.clock.freeze('2024-04-30T12:00:00+02:00');
     const psu = await newPsu(t);
     const token = await psu.token();
     const body = { amount: 10, currency: 'SEK', transfer_date: '2024-04-30', recipient_account_number: '5050-1055' };
@@ -159,68 +158,66 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expectDeprecated(res, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', `/psd2/savings/3.0/accounts/${psu.accounts[0]}/transfers`);
     const status = await t.http.get(`/psd2/savings/2.0/accounts/${psu.accounts[0]}/transfers/${res.body.reference_id}/status`).set(bearer(psu.tpp, token)).expect(200);
     expect(status.body.reference_id).toBe(res.body.reference_id);
-    await setClock(t, '2024-05-01T00:00:00+02:00');
+    await t.clock.freeze('2024-05-01T00:00:00+02:00');
     expectProblem(await t.http.post(`/psd2/savings/2.0/accounts/${psu.accounts[0]}/transfers`).send(body), 410, 'VERSION_WITHDRAWN');
   });
 
   it('/api/signing/1.0/…: an alias of /signing/1.0 until 2024-03-28 start of day, then 410', async () => {
-    await setClock(t, '2024-03-27T23:59:59+01:00');
+    await t.clock.freeze('2024-03-27T23:59:59+01:00');
     const res = await t.http.post('/api/signing/1.0/start').set(partner.Authorization()).send({ participant_id: '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11' });
     expectProblem(res, 404, 'NOT_FOUND');
     expectDeprecated(res, 1711580400, 'Wed, 27 Mar 2024 23:00:00 GMT', '/signing/1.0/start');
-    await setClock(t, '2024-03-28T00:00:00+01:00');
+    await t.clock.freeze('2024-03-28T00:00:00+01:00');
     expectProblem(await t.http.post('/api/signing/1.0/start').send({}), 410, 'VERSION_WITHDRAWN');
   });
 
   it('/applications/… pre-approval paths: an alias of /mortgage/2.0 until 2024-04-12 start of day, then 410', async () => {
-    await setClock(t, '2024-04-11T23:59:59+02:00');
+    await t.clock.freeze('2024-04-11T23:59:59+02:00');
     const applicant = await newUser(t);
     const res = await t.http.post('/applications/pre-approval').set(partner.Authorization()).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
     expectDeprecated(res, 1712872800, 'Thu, 11 Apr 2024 22:00:00 GMT', '/mortgage/2.0/pre-approval');
     await t.http.get(`/applications/pre-approval/${res.body.id}/status`).set(partner.Authorization()).expect(200);
-    await setClock(t, '2024-04-12T00:00:00+02:00');
+    await t.clock.freeze('2024-04-12T00:00:00+02:00');
     expectProblem(await t.http.get(`/applications/pre-approval/${res.body.id}/status`), 410, 'VERSION_WITHDRAWN');
   });
 
   it('/api/loan-application/1.0/mortgages/…: an alias of 2.0 (applicant → participant) until 2024-04-30 end of day, then 410', async () => {
-    await setClock(t, '2024-04-20T12:00:00+02:00');
+    await t.clock.freeze('2024-04-20T12:00:00+02:00');
     const applicant = await newUser(t);
     const created = await t.http.post('/api/loan-application/1.0/mortgages').set(partner.Authorization()).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
     const status = await t.http.get(`/api/loan-application/2.0/mortgages/status/${created.body.id}`).set(partner.Authorization()).expect(200);
     const participant = status.body.signing_process.participants[0].id;
     const signed = await t.http.put(`/api/loan-application/1.0/mortgages/sign-bankid/${created.body.id}/applicant/${participant}`).set(partner.Authorization()).expect(204);
     expectDeprecated(signed, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', `/api/loan-application/2.0/mortgages/sign-bankid/${created.body.id}/participant/${participant}`);
-    await setClock(t, '2024-05-01T00:00:00+02:00');
+    await t.clock.freeze('2024-05-01T00:00:00+02:00');
     expectProblem(await t.http.get(`/api/loan-application/1.0/mortgages/status/${created.body.id}`), 410, 'VERSION_WITHDRAWN');
   });
 
   it('/api/loan-application/1.0/mortgages/preapproval…: usable for an undefined time, with Deprecation only (no Sunset)', async () => {
-    await setClock(t, '2026-11-24T10:00:00+01:00');
+    await t.clock.freeze(BASE_TIME);
     const applicant = await newUser(t);
     const res = await t.http.post('/api/loan-application/1.0/mortgages/preapproval').set(partner.Authorization()).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
     expectDeprecated(res, 1712872800, null, '/mortgage/2.0/pre-approval');
   });
 
   it('planned downtime comes before a retired path (contract §1)', async () => {
-    await setClock(t, '2026-11-22T05:00:00+01:00');
+    await t.clock.freeze('2026-11-22T05:00:00+01:00');
     expectProblem(await t.http.get('/psd2/auth/1.0/authenticate'), 503, 'PLANNED_DOWNTIME');
   });
 });
 
 describeOnServer('downtime bookkeeping with two instances (contract §6, §7)', () => {
   it('records a window\'s start once when both instances run the job at once', async () => {
-    const a = await createTestApp();
-    const b = await createTestApp({ db: a.db, keepClock: true });
+    const [a, b] = await twoInstances();
     try {
-      await setClock(a, '2026-11-15T03:00:00+01:00');
+      await a.clock.freeze('2026-11-15T03:00:00+01:00');
       await a.admin.post('/admin/jobs/run').expect(200);
-      await setClock(a, '2026-11-15T05:00:00+01:00');
+      await a.clock.freeze('2026-11-15T05:00:00+01:00');
       await Promise.all([a.admin.post('/admin/jobs/run').expect(200), b.admin.post('/admin/jobs/run').expect(200)]);
       const rows = await a.get(DataSource).query(`SELECT count(*)::int AS n FROM maintenance_window_event WHERE event = 'started'`);
       expect(rows[0].n).toBe(1);
     } finally {
-      await b.close();
-      await a.close();
+      await closeApps(a, b);
     }
   });
 });

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { ParticipantService } from '@app/signing';
 import { describeInBrowser, launchChromium, screenshot } from './support/browser';
-import { newUser, Psd2Client } from './support/psd2';
+import { newPartner } from './support/fixtures';
+import { newUser, psd2App, Psd2Client } from './support/psd2';
 import { RecordingProcessModule } from './support/signing-process';
-import { createTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
 
 // Run in the page (strings: the test files are type-checked without the DOM library).
 const QR_IMAGE_LOADED = "document.getElementById('qr-image').naturalWidth > 0";
@@ -25,17 +26,16 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
   let tpp: Psd2Client;
 
   beforeAll(async () => {
-    t = await createTestApp({ imports: [RecordingProcessModule] });
+    ({ t, tpp } = await psd2App({ imports: [RecordingProcessModule] }));
     baseUrl = await t.listen();
     browser = await launchChromium();
-    tpp = await Psd2Client.create(t);
   });
   afterAll(async () => {
     await browser?.close();
     await t.close();
   });
   beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+    await t.clock.freeze();
     page = await browser.newPage();
   });
   afterEach(async () => {
@@ -43,14 +43,9 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
     await page.close();
   });
 
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
   const orderStatus = () => page.locator('#order-status');
 
-  async function namedUser(name: string, eid = 'MANUAL', accounts = 0): Promise<string> {
-    const user = await newUser(t, { eid, accounts });
-    await t.admin.put(`/admin/users/${user}`, { name, kyc_completed: true, eid_behaviour: eid }).expect(200);
-    return user;
-  }
+  const namedUser = (name: string, eid = 'MANUAL', accounts = 0) => newUser(t, { name, eid, accounts });
 
   it('approves an authentication of a MANUAL user opened by ?autostarttoken=, as the user picked on the page; the TPP\'s status poll sees COMPLETE', async () => {
     const subject = await namedUser('Tolvan Tolvansson');
@@ -92,7 +87,7 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
     await page.waitForFunction(QR_IMAGE_LOADED);
     const shown = await page.locator('#qr-string').textContent();
     expect(shown).toMatch(/^eid\.[0-9a-f-]{36}\.0\.[0-9a-f]{64}$/);
-    await advance(2);
+    await t.clock.advance(2);
     await page.locator('#qr-string', { hasText: /^eid\.[0-9a-f-]{36}\.2\.[0-9a-f]{64}$/ }).waitFor();
     await expect(qrImage.getAttribute('src')).resolves.toMatch(/\/qr\.svg\?t=2$/);
     await page.waitForFunction(QR_IMAGE_LOADED);
@@ -111,7 +106,7 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
 
   it('finds a phone signing by personal number, picks it up, confirms the call and signs; the partner\'s collect sees COMPLETE', async () => {
     const user = await namedUser('Tolvan Tolvansson');
-    const partner = (await t.admin.post('/admin/partners', { name: 'Bolånepartner AB' }).expect(201)).body;
+    const partner = await newPartner(t, { name: 'Bolånepartner AB' });
     const [participant] = await t.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner.partner_id }, [user]);
     const signing = (path: string) =>
       t.http.post(`/signing/1.0/${path}`).set('Authorization', `Bearer ${partner.api_key}`).send({ participant_id: participant.id, ...(path === 'start/phone' ? { call_initiator: 'RP' } : {}) });

@@ -3,24 +3,18 @@ import { hashSecret } from '@app/common';
 import { EidOrderService } from '@app/eid';
 import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { newUser, Psd2Client } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { newUser, psd2App, Psd2Client } from './support/psd2';
+import type { TestApp } from './support/test-app';
 
 const UNKNOWN = '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11';
 
 describe('eid simulator API (contract §4)', () => {
   let t: TestApp;
   let tpp: Psd2Client;
-  beforeAll(async () => {
-    t = await createTestApp();
-    tpp = await Psd2Client.create(t);
-  });
+  beforeAll(async () => ({ t, tpp } = await psd2App()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
   const open = (body: object) => t.http.post('/sandbox/eid/open').send(body);
   const act = (id: string, action: string, body?: object) => t.http.post(`/sandbox/eid/operations/${id}/${action}`).send(body);
 
@@ -40,12 +34,12 @@ describe('eid simulator API (contract §4)', () => {
     it('opens by a fresh QR string; one older than 5 seconds is 400 (contract §4)', async () => {
       const { pendingCode } = await manualAuthentication('QR_CODE');
       const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
-      await advance(5);
+      await t.clock.advance(5);
       await open({ token: qr_code }).expect(200);
 
       const other = await manualAuthentication('QR_CODE');
       const stale = (await tpp.status(other.pendingCode).expect(200)).body.qr_code;
-      await advance(6);
+      await t.clock.advance(6);
       expectValidationFailed(await open({ token: stale }), 'token');
     });
 
@@ -67,7 +61,7 @@ describe('eid simulator API (contract §4)', () => {
 
     it('refuses an order that is no longer open with 409 INVALID_STATE (contract §4)', async () => {
       const { autoStartToken } = await manualAuthentication();
-      await advance(30);
+      await t.clock.advance(30);
       expectProblem(await open({ token: autoStartToken }), 409, 'INVALID_STATE');
     });
 
@@ -95,7 +89,7 @@ describe('eid simulator API (contract §4)', () => {
       const [{ id }] = await t.get(DataSource).query('SELECT eid_order_id AS id FROM psd2_authorization WHERE pending_code_hash = $1', [hashSecret(pendingCode)]);
       expect(autoStartToken).toBeDefined();
       await act(id, 'hint', { hint_code: 'STARTED' }).expect(204);
-      await advance(40);
+      await t.clock.advance(40);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'STARTED' });
     });
 
@@ -147,7 +141,7 @@ describe('eid simulator API (contract §4)', () => {
     it('leaves out phone orders the time rules have closed (contract §4)', async () => {
       const user = await newUser(t, { eid: 'NO_RESPONSE' });
       await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'USER', personalNumber: user, requestedBy: 'Test Partner' });
-      await advance(30);
+      await t.clock.advance(30);
       expect((await t.http.get('/sandbox/eid/operations').query({ personal_number: user }).expect(200)).body).toEqual({ operations: [] });
     });
 
@@ -160,11 +154,10 @@ describe('eid simulator API (contract §4)', () => {
 
   describe('GET /sandbox/eid/operations/{operation_id} and its QR image', () => {
     it('shows an order as the app would: who asks, what kind, since when, status, person and time left (issue 9, contract §4)', async () => {
-      const user = await newUser(t, { eid: 'MANUAL' });
-      await t.admin.put(`/admin/users/${user}`, { name: 'Tolvan Tolvansson', kyc_completed: true, eid_behaviour: 'MANUAL' }).expect(200);
+      const user = await newUser(t, { name: 'Tolvan Tolvansson', eid: 'MANUAL' });
       const { autoStartToken } = await tpp.pendingCode({ user });
       const { operation_id } = (await open({ token: autoStartToken }).expect(200)).body;
-      await advance(12);
+      await t.clock.advance(12);
       const res = await t.http.get(`/sandbox/eid/operations/${operation_id}`).expect(200);
       expect(res.body).toEqual({
         operation_id,
@@ -186,7 +179,7 @@ describe('eid simulator API (contract §4)', () => {
     it('applies the time rules when read: an order never opened is FAILED START_FAILED after 30 s (contract §4)', async () => {
       const user = await newUser(t, { eid: 'MANUAL' });
       const phone = await t.get(EidOrderService).start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test Partner' });
-      await advance(30);
+      await t.clock.advance(30);
       const res = await t.http.get(`/sandbox/eid/operations/${phone.id}`).expect(200);
       expect(res.body).toMatchObject({ status: 'FAILED', hint_code: 'START_FAILED', channel: 'phone', call_initiator: 'RP', seconds_left: 0 });
       expect(res.body).not.toHaveProperty('qr_string');
@@ -201,7 +194,7 @@ describe('eid simulator API (contract §4)', () => {
       expect(first.headers['content-type']).toMatch(/^image\/svg\+xml/);
       expect(first.headers['cache-control']).toBe('no-store');
       expect(String(first.body)).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-      await advance(1);
+      await t.clock.advance(1);
       const second = await t.http.get(`/sandbox/eid/operations/${operation_id}/qr.svg`).buffer(true).expect(200);
       expect(String(second.body)).not.toBe(String(first.body));
       await act(operation_id, 'complete').expect(204);

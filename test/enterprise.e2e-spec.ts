@@ -1,24 +1,19 @@
 import { DataSource } from 'typeorm';
+import { newPartner, partnerApp } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { expectOAuthError, newUser } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import type { TestApp } from './support/test-app';
 
 describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () => {
   let t: TestApp;
   let key: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    key = (await t.admin.post('/admin/partners', { name: 'Företag AB' }).expect(201)).body.api_key;
-  });
+  beforeAll(async () => ({ t, key } = await partnerApp()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   const bearer = (value: string) => ({ Authorization: `Bearer ${value}` });
   const token = (form: Record<string, string>, credential = key) => t.http.post('/api/auth/1.0/token').set(bearer(credential)).type('form').send(form);
   const authorize = (query: Record<string, string>, credential = key) => t.http.get('/api/auth/1.0/authorize').set(bearer(credential)).query(query);
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
 
   async function loanApplication(applicant: string): Promise<string> {
     const res = await t.http.post('/api/loan-application/2.0/mortgages').set(bearer(key)).send({ applicants: [{ personal_number: applicant, yearly_income: 700_000 }], loan_amount: 1_000_000 }).expect(201);
@@ -43,15 +38,15 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
       await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)).expect(200);
       const applicant = await newUser(t);
       await t.http.post('/mortgage/2.0/pre-approval').set(bearer(cc)).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
-      await advance(299);
+      await t.clock.advance(299);
       await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)).expect(200);
-      await advance(1);
+      await t.clock.advance(1);
       expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)), 401, 'UNAUTHORIZED');
     });
 
     it('sees only its own partner\'s resources (contract §3)', async () => {
       const id = await loanApplication(await newUser(t));
-      const otherKey = (await t.admin.post('/admin/partners', { name: 'Annan AB' }).expect(201)).body.api_key;
+      const otherKey = (await newPartner(t)).api_key;
       const otherCc = (await token({ grant_type: 'client_credentials' }, otherKey).expect(200)).body.access_token;
       expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(otherCc)), 404, 'NOT_FOUND');
     });
@@ -80,14 +75,14 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
     it('an unknown code or another partner\'s is invalid_grant; a malformed one invalid_request', async () => {
       expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11' }), 400, 'invalid_grant');
       const { pending_authorization_code } = (await authorize({ client_id: 'c', response_type: 'pending_code', scope: 'loan.read', user_id: '199001011239' }).expect(200)).body;
-      const otherKey = (await t.admin.post('/admin/partners', { name: 'Tredje AB' }).expect(201)).body.api_key;
+      const otherKey = (await newPartner(t)).api_key;
       expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }, otherKey), 400, 'invalid_grant');
       expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: 'x' }), 400, 'invalid_request');
     });
 
     it('a code not exchanged within 5 minutes is expired_token (contract §2)', async () => {
       const { pending_authorization_code } = (await authorize({ client_id: 'c', response_type: 'pending_code', scope: 'loan.read', user_id: '199001011239' }).expect(200)).body;
-      await advance(300);
+      await t.clock.advance(300);
       expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }), 400, 'expired_token');
     });
 

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
+import { newPartner } from './support/fixtures';
 import { expectValidationFailed } from './support/problems';
 import { newPersonalNumber } from './support/personal-numbers';
 import { bearer, expectOAuthError, newPsu, PSU_IP, Psd2Client, type Psu } from './support/psd2';
-import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 /**
  * Contract §2 on hostile input (issue 13): control characters in text, JSON numbers in exponent
@@ -16,12 +17,11 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
   let token: string;
   let partnerKey: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ frozenAt: BASE_TIME });
     db = t.get(DataSource);
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
     psu = await newPsu(t);
     token = await psu.token();
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Härdning AB' }).expect(201)).body.api_key;
+    partnerKey = (await newPartner(t)).api_key;
   });
   afterAll(() => t.close());
 
@@ -165,13 +165,13 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
     });
 
     it('refuses seconds 1e-7 on clock advance: 400 naming seconds, the clock unmoved', async () => {
-      const before = (await t.admin.get('/admin/clock').expect(200)).body.now;
+      const before = await t.clock.now();
       expectValidationFailed(await rawJson('post', '/admin/clock/advance', '{"seconds":1e-7}', admin), 'seconds');
-      expect((await t.admin.get('/admin/clock').expect(200)).body.now).toBe(before);
+      expect(await t.clock.now()).toBe(before);
       // 1E2 is 100 seconds.
       await rawJson('post', '/admin/clock/advance', '{"seconds":1E2}', admin).expect(200);
-      expect(Date.parse((await t.admin.get('/admin/clock').expect(200)).body.now) - Date.parse(before)).toBe(100_000);
-      await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+      expect(Date.parse(await t.clock.now()) - Date.parse(before)).toBe(100_000);
+      await t.clock.freeze();
     });
   });
 

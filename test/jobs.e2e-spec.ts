@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { Clock, JobRegistry, JobRunner, SandboxConfig, type SandboxJob } from '@app/common';
 import { expectProblem } from './support/problems';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
+import { closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 import type { TestDatabase } from './support/test-db';
 
 /** Shared by every instance in this process: how many runs of the test job are in progress. */
@@ -70,6 +70,14 @@ class FailingJob implements SandboxJob, OnModuleInit {
 @Module({ providers: [FailingJob, RecordingJob], exports: [RecordingJob] })
 class TestJobsModule {}
 
+/** Instances 'a' and 'b' with the test jobs on one database. */
+async function recordingInstances(env?: Record<string, string>): Promise<[TestApp, TestApp]> {
+  const [a, b] = await twoInstances({ imports: [TestJobsModule], env });
+  a.get(RecordingJob).instance = 'a';
+  b.get(RecordingJob).instance = 'b';
+  return [a, b];
+}
+
 function reset(): void {
   shared.active = 0;
   shared.maxActive = 0;
@@ -96,7 +104,7 @@ describe('job runner (contract §6)', () => {
   });
 
   it('runs jobs against the sandbox clock (contract §6)', async () => {
-    await t.admin.put('/admin/clock', { now: '2030-05-05T05:05:05Z', frozen: true }).expect(200);
+    await t.clock.freeze('2030-05-05T05:05:05Z');
     await t.get(JobRunner).tick();
     expect(shared.runs).toEqual([{ instance: 'a', sandboxNow: '2030-05-05T05:05:05.000Z' }]);
   });
@@ -118,16 +126,8 @@ describe('job runner (contract §6)', () => {
 describeOnServer('job claims across instances on one database (contract §6)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp({ imports: [TestJobsModule] });
-    b = await createTestApp({ imports: [TestJobsModule], db: a.db, keepClock: true });
-    a.get(RecordingJob).instance = 'a';
-    b.get(RecordingJob).instance = 'b';
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await recordingInstances()));
+  afterAll(() => closeApps(a, b));
   beforeEach(reset);
 
   it('a job claimed by one instance is skipped by the other instance\'s scheduled pass (contract §6)', async () => {
@@ -253,16 +253,8 @@ describeOnServer('job leases are renewed while the job runs (contract §6)', () 
   const env = { JOB_LEASE_MS: '1000', JOB_LEASE_RENEW_MS: '200' };
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp({ imports: [TestJobsModule], env });
-    b = await createTestApp({ imports: [TestJobsModule], db: a.db, keepClock: true, env });
-    a.get(RecordingJob).instance = 'a';
-    b.get(RecordingJob).instance = 'b';
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await recordingInstances(env)));
+  afterAll(() => closeApps(a, b));
   beforeEach(reset);
 
   it('a run longer than its lease keeps it: another instance\'s pass skips the job (contract §6)', async () => {

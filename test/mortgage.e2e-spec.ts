@@ -1,26 +1,35 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { load } from 'js-yaml';
+import { newPartner, partnerApp } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The credentials of a partner call. */
+const partner = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** A pre-approval of one new applicant, accepted and signed: PROCESSING, its decision due (contract §9). */
+async function signedPreApproval(app: TestApp, key: string): Promise<string> {
+  const auth = partner(key);
+  const applicants = [{ personal_number: await newUser(app), yearly_income: 1_000_000 }];
+  const id = (await app.http.post('/mortgage/2.0/pre-approval').set(auth).send({ applicants, loan_amount: 1_000_000 }).expect(201)).body.id;
+  const [p] = (await app.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth).send({ with_unsecured_loan: false }).expect(200)).body.signing_process.participants;
+  await app.http.post('/signing/1.0/start').set(auth).send({ participant_id: p.id }).expect(200);
+  await app.http.post('/signing/1.0/collect').set(auth).send({ participant_id: p.id }).expect(200);
+  return id;
+}
 
 describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () => {
   let t: TestApp;
   let key: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    key = (await t.admin.post('/admin/partners', { name: 'Mäklare AB' }).expect(201)).body.api_key;
-  });
+  beforeAll(async () => ({ t, key } = await partnerApp()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
-  const auth = (k = key) => ({ Authorization: `Bearer ${k}` });
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
+  const auth = (k = key) => partner(k);
   const runJobs = () => t.admin.post('/admin/jobs/run').expect(200);
   const create = (body: object, prefix = '/mortgage/2.0', k = key) => t.http.post(`${prefix}/pre-approval`).set(auth(k)).send(body);
   const accept = (id: string, withUnsecured = false, k = key) => t.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth(k)).send({ with_unsecured_loan: withUnsecured });
@@ -30,8 +39,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
     expect((await t.http.post('/signing/1.0/collect').set(auth()).send({ participant_id: participantId }).expect(200)).body.status).toBe('COMPLETE');
   };
   const applicant = async (income = 800_000, options: { credit?: string; eid?: string } = {}) => {
-    const pn = await newUser(t, { eid: options.eid ?? 'AUTO_COMPLETE' });
-    if (options.credit) await t.admin.put(`/admin/users/${pn}`, { name: 'Sökande', kyc_completed: true, credit_decision: options.credit }).expect(200);
+    const pn = await newUser(t, { eid: options.eid ?? 'AUTO_COMPLETE', credit: options.credit });
     return { personal_number: pn, yearly_income: income };
   };
 
@@ -75,8 +83,11 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expectValidationFailed(await create({ applicants: [a, a], loan_amount: 1 }), 'applicants.1.personal_number');
     });
 
-    it('needs the partner key (401); serves /partner/mortgage/2.0 too (contract §1, §3)', async () => {
+    it('needs the partner key (401) (contract §3)', async () => {
       expectProblem(await t.http.post('/mortgage/2.0/pre-approval').send({}), 401, 'UNAUTHORIZED');
+    });
+
+    it('serves /partner/mortgage/2.0 too (contract §1)', async () => {
       await create({ applicants: [await applicant()], loan_amount: 1_000_000 }, '/partner/mortgage/2.0').expect(201);
     });
   });
@@ -103,17 +114,21 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       });
     });
 
-    it('accepting twice is 409; true without an unsecured variant is 400; a missing flag 400 (contract §9)', async () => {
+    it('true without an unsecured variant is 400; a missing flag 400 (contract §9)', async () => {
       const { id } = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
       expectValidationFailed(await accept(id, true), 'with_unsecured_loan');
       expectValidationFailed(await t.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth()).send({}), 'with_unsecured_loan');
+    });
+
+    it('accepting twice is 409 (contract §9)', async () => {
+      const { id } = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
       await accept(id).expect(200);
       expectProblem(await accept(id), 409, 'INVALID_STATE');
     });
 
     it('another partner\'s pre-approval is 404 on status and acceptance; a malformed id 400 (contract §2)', async () => {
       const { id } = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
-      const other = (await t.admin.post('/admin/partners', { name: 'Annan AB' }).expect(201)).body.api_key;
+      const other = (await newPartner(t)).api_key;
       expectProblem(await status(id, other), 404, 'NOT_FOUND');
       expectProblem(await accept(id, false, other), 404, 'NOT_FOUND');
       expectProblem(await status(randomUUID()), 404, 'NOT_FOUND');
@@ -132,10 +147,10 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
         expiry_date: '2026-12-24T09:00:00Z',
         signing_process: { participants: [{ personal_number: participants[0].personal_number, id: participants[0].id, signed: true, signed_at: '2026-11-24T09:00:00Z' }] },
       });
-      await advance(29);
+      await t.clock.advance(29);
       await runJobs();
       expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
-      await advance(1);
+      await t.clock.advance(1);
       await runJobs();
       expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: processing.customer_service_reference });
     });
@@ -147,7 +162,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expect(ongoing.status).toEqual({ type: 'SIGNING_ONGOING' });
       expect(ongoing).not.toHaveProperty('customer_service_reference');
       expect(ongoing.signing_process.participants.map((p: { signed: boolean }) => p.signed)).toEqual([false, true]);
-      await advance(60);
+      await t.clock.advance(60);
       await sign(participants[0].id);
       const done = (await status(id).expect(200)).body;
       expect(done.status).toEqual({ type: 'PROCESSING' });
@@ -158,7 +173,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       const exact = await accepted([await applicant(300_000), await applicant(100_000)], 2_200_000);
       const above = await accepted([await applicant(400_000)], 2_200_001);
       for (const p of [...exact.participants, ...above.participants]) await sign(p.id);
-      await advance(30);
+      await t.clock.advance(30);
       await runJobs();
       expect((await status(exact.id).expect(200)).body.status).toEqual({ type: 'APPROVED' });
       expect((await status(above.id).expect(200)).body.status).toEqual({ type: 'REJECTED' });
@@ -168,7 +183,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       const without = await accepted([await applicant(400_000)], 2_200_000, 100_000, false);
       const withIt = await accepted([await applicant(400_000)], 2_200_000, 100_000, true);
       for (const p of [...without.participants, ...withIt.participants]) await sign(p.id);
-      await advance(30);
+      await t.clock.advance(30);
       await runJobs();
       expect((await status(without.id).expect(200)).body.status).toEqual({ type: 'APPROVED' });
       expect((await status(withIt.id).expect(200)).body.status).toEqual({ type: 'REJECTED' });
@@ -178,7 +193,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       const rejected = await accepted([await applicant(10_000_000), await applicant(10_000_000, { credit: 'REJECTED' })], 1_000);
       const approved = await accepted([await applicant(1, { credit: 'APPROVED' })], 10_000_000);
       for (const p of [...rejected.participants, ...approved.participants]) await sign(p.id);
-      await advance(30);
+      await t.clock.advance(30);
       await runJobs();
       expect((await status(rejected.id).expect(200)).body.status).toEqual({ type: 'REJECTED' });
       expect((await status(approved.id).expect(200)).body.status).toEqual({ type: 'APPROVED' });
@@ -187,13 +202,9 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
     it('the decision delay is PRE_APPROVAL_DECISION_DELAY_S of sandbox time (contract §6)', async () => {
       const quick = await createTestApp({ env: { PRE_APPROVAL_DECISION_DELAY_S: '5' } });
       try {
-        const k = (await quick.admin.post('/admin/partners', { name: 'Snabb AB' }).expect(201)).body.api_key;
-        const pn = await newUser(quick);
-        const id = (await quick.http.post('/mortgage/2.0/pre-approval').set(auth(k)).send({ applicants: [{ personal_number: pn, yearly_income: 1_000_000 }], loan_amount: 1_000_000 }).expect(201)).body.id;
-        const [p] = (await quick.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth(k)).send({ with_unsecured_loan: false }).expect(200)).body.signing_process.participants;
-        await quick.http.post('/signing/1.0/start').set(auth(k)).send({ participant_id: p.id }).expect(200);
-        await quick.http.post('/signing/1.0/collect').set(auth(k)).send({ participant_id: p.id }).expect(200);
-        await quick.admin.post('/admin/clock/advance', { seconds: 5 }).expect(200);
+        const k = (await newPartner(quick)).api_key;
+        const id = await signedPreApproval(quick, k);
+        await quick.clock.advance(5);
         await quick.admin.post('/admin/jobs/run').expect(200);
         expect((await quick.http.get(`/mortgage/2.0/pre-approval/${id}/status`).set(auth(k)).expect(200)).body.status).toEqual({ type: 'APPROVED' });
       } finally {
@@ -207,9 +218,9 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       const offered = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body.id;
       const awaiting = await accepted([await applicant(), await applicant()]);
       await sign(awaiting.participants[0].id);
-      await advance(30 * 86400 - 1);
+      await t.clock.advance(30 * 86400 - 1);
       expect((await status(offered).expect(200)).body.status).toEqual({ type: 'OFFER_GENERATED' });
-      await advance(1);
+      await t.clock.advance(1);
       await runJobs();
       expect((await status(awaiting.id).expect(200)).body.status).toEqual({ type: 'EXPIRED' });
       expect((await status(offered).expect(200)).body).toMatchObject({ status: { type: 'EXPIRED' }, expiry_date: '2026-12-24T09:00:00Z' });
@@ -219,7 +230,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
     it('one that reached PROCESSING does not expire', async () => {
       const { id, participants } = await accepted([await applicant()]);
       await sign(participants[0].id);
-      await advance(31 * 86400);
+      await t.clock.advance(31 * 86400);
       expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
     });
   });
@@ -257,16 +268,11 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
 describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7; contract §9)', () => {
   let t: TestApp;
   let key: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    key = (await t.admin.post('/admin/partners', { name: 'Bolån AB' }).expect(201)).body.api_key;
-  });
+  beforeAll(async () => ({ t, key } = await partnerApp()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
-  const auth = (k = key) => ({ Authorization: `Bearer ${k}` });
+  const auth = () => partner(key);
   const base = '/api/loan-application/2.0/mortgages';
   async function application(applicants = 2, loan = 2_500_000) {
     const people = [];
@@ -306,7 +312,7 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     const { id, participants } = await application(1, 3_850_000);
     await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participants[0].id }).expect(200);
     await t.http.post('/signing/1.0/collect').set(auth()).send({ participant_id: participants[0].id }).expect(200);
-    await t.admin.post('/admin/clock/advance', { seconds: 30 }).expect(200);
+    await t.clock.advance(30);
     await t.admin.post('/admin/jobs/run').expect(200);
     expect((await t.http.get(`${base}/status/${id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'APPROVED' });
     expectProblem(await t.http.delete(`${base}/${id}`).set(auth()), 409, 'INVALID_STATE');
@@ -336,22 +342,27 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     await t.http.put(`${base}/${id}/supplementary-documentation/${supplement}`).set(auth()).send(document()).expect(200);
   });
 
-  it('refuses a bad document with 400 naming the field, and one for a withdrawn application with 404', async () => {
+  it('refuses a bad document with 400 naming the field', async () => {
     const { id } = await application(1);
     const path = `${base}/${id}/supplementary-documentation/${randomUUID()}`;
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ content: 'not base64!' })), 'content');
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ content_type: 'text/html' })), 'content_type');
     expectValidationFailed(await t.http.put(path).set(auth()).send(document({ file_name: '../etc/passwd' })), 'file_name');
+  });
+
+  it('refuses a document for a withdrawn application with 404', async () => {
+    const { id } = await application(1);
+    const path = `${base}/${id}/supplementary-documentation/${randomUUID()}`;
     await t.http.delete(`${base}/${id}`).set(auth()).expect(204);
     expectProblem(await t.http.put(path).set(auth()).send(document()), 404, 'NOT_FOUND');
   });
 
   it('another partner\'s application is 404 everywhere (contract §2)', async () => {
     const { id, participants } = await application(1);
-    const other = (await t.admin.post('/admin/partners', { name: 'Främling AB' }).expect(201)).body.api_key;
-    expectProblem(await t.http.get(`${base}/status/${id}`).set(auth(other)), 404, 'NOT_FOUND');
-    expectProblem(await t.http.put(`${base}/sign-bankid/${id}/participant/${participants[0].id}`).set(auth(other)), 404, 'NOT_FOUND');
-    expectProblem(await t.http.delete(`${base}/${id}`).set(auth(other)), 404, 'NOT_FOUND');
+    const other = (await newPartner(t)).api_key;
+    expectProblem(await t.http.get(`${base}/status/${id}`).set(partner(other)), 404, 'NOT_FOUND');
+    expectProblem(await t.http.put(`${base}/sign-bankid/${id}/participant/${participants[0].id}`).set(partner(other)), 404, 'NOT_FOUND');
+    expectProblem(await t.http.delete(`${base}/${id}`).set(partner(other)), 404, 'NOT_FOUND');
   });
 
   it('a participant of another application is 404 on sign-bankid', async () => {
@@ -388,28 +399,14 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
 describeOnServer('pre-approval decisions with two instances (contract §6)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp();
-    b = await createTestApp({ db: a.db, keepClock: true });
-    await a.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await twoInstances({ frozenAt: BASE_TIME })));
+  afterAll(() => closeApps(a, b));
 
   it('two job runs at once decide each pre-approval once', async () => {
-    const key = (await a.admin.post('/admin/partners', { name: 'Dubbel AB' }).expect(201)).body.api_key;
+    const key = (await newPartner(a)).api_key;
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const pn = await newUser(a);
-      const id = (await a.http.post('/mortgage/2.0/pre-approval').set({ Authorization: `Bearer ${key}` }).send({ applicants: [{ personal_number: pn, yearly_income: 1_000_000 }], loan_amount: 1_000_000 }).expect(201)).body.id;
-      const [p] = (await a.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set({ Authorization: `Bearer ${key}` }).send({ with_unsecured_loan: false }).expect(200)).body.signing_process.participants;
-      await a.http.post('/signing/1.0/start').set({ Authorization: `Bearer ${key}` }).send({ participant_id: p.id }).expect(200);
-      await a.http.post('/signing/1.0/collect').set({ Authorization: `Bearer ${key}` }).send({ participant_id: p.id }).expect(200);
-      ids.push(id);
-    }
-    await a.admin.post('/admin/clock/advance', { seconds: 30 }).expect(200);
+    for (let i = 0; i < 5; i++) ids.push(await signedPreApproval(a, key));
+    await a.clock.advance(30);
     await Promise.all([a.admin.post('/admin/jobs/run').expect(200), b.admin.post('/admin/jobs/run').expect(200)]);
     // a.logs holds the lines of every app in this file (see test-app.ts): count each decision once.
     const decisions = a.logs.filter((line) => ids.some((id) => line.msg === `pre-approval ${id} APPROVED`));

@@ -3,7 +3,7 @@ import { TransferExecutionService } from '@app/savings';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { bearer, certificate, newPsu, Psd2Client, type Psu } from './support/psd2';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
+import { closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TUESDAY = '2026-11-24T10:00:00+01:00';
@@ -12,14 +12,11 @@ const BANKGIRO = '5050-1055';
 describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ frozenAt: TUESDAY });
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: TUESDAY, frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
-  const setClock = (now: string) => t.admin.put('/admin/clock', { now, frozen: true }).expect(200);
   const runJobs = () => t.admin.post('/admin/jobs/run').expect(200);
   const body = (over: Record<string, unknown> = {}) => ({
     amount: 100.5,
@@ -117,7 +114,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
 
     it('accepts today as transfer_date (Stockholm), which differs from UTC after 23:00 UTC (contract §10)', async () => {
       const p = await payer();
-      await setClock('2026-11-24T23:30:00Z'); // already 25 November in Stockholm
+      await t.clock.freeze('2026-11-24T23:30:00Z'); // already 25 November in Stockholm
       await p.renew();
       expectValidationFailed(await p.order({ transfer_date: '2026-11-24' }), 'transfer_date');
       await p.order({ transfer_date: '2026-11-25' }).expect(201);
@@ -125,9 +122,9 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
 
     it('recipient_name is optional before 2025-11-01 and mandatory from then (sandbox clock, contract §10)', async () => {
       const p = await payer();
-      await setClock('2025-10-31T23:59:59+01:00');
+      await t.clock.freeze('2025-10-31T23:59:59+01:00');
       await p.order({ recipient_name: undefined, transfer_date: '2025-11-03' }).expect(201);
-      await setClock('2025-11-01T00:00:00+01:00');
+      await t.clock.freeze('2025-11-01T00:00:00+01:00');
       expectValidationFailed(await p.order({ recipient_name: undefined, transfer_date: '2025-11-03' }), 'recipient_name');
     });
 
@@ -145,10 +142,13 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       expectProblem(await t.http.post(`/psd2/savings/3.0/accounts/${p.account}/transfers`).set(bearer(p.psu.tpp, nonAuth)).send(body()), 403, 'TOKEN_KIND_NOT_ALLOWED');
     });
 
-    it('a token without PIS is 403 SCOPE_NOT_GRANTED; a certificate without PSP_PI 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
+    it('a token without PIS is 403 SCOPE_NOT_GRANTED (contract §5)', async () => {
       const p = await payer();
       const aisOnly = await p.psu.token('authenticate', 'AIS');
       expectProblem(await t.http.post(`/psd2/savings/3.0/accounts/${p.account}/transfers`).set(bearer(p.psu.tpp, aisOnly)).send(body()), 403, 'SCOPE_NOT_GRANTED');
+    });
+
+    it('a certificate without PSP_PI is 403 ROLE_NOT_IN_CERTIFICATE (contract §5)', async () => {
       const org = 'PSDSE-FINA-42424';
       const q = await payer({ tpp: new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], org)) });
       const aiOnly = new Psd2Client(t, await certificate(['PSP_AI'], org));
@@ -219,7 +219,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       const p = await payer({ eid: 'MANUAL' });
       const ref = (await p.order().expect(201)).body.reference_id;
       const { signing_id } = (await p.startSigning([ref]).expect(200)).body;
-      await t.admin.post('/admin/clock/advance', { seconds: 30 }).expect(200);
+      await t.clock.advance(30);
       expect((await p.collect(signing_id).expect(200)).body).toEqual({ status: 'FAILED', hint_code: 'START_FAILED' });
     });
 
@@ -271,11 +271,11 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       const ref = await signedTransfer(p, { amount: 100.5, transfer_date: '2026-11-25' });
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('SIGNED');
-      await setClock('2026-11-24T23:59:59+01:00');
+      await t.clock.freeze('2026-11-24T23:59:59+01:00');
       await p.renew();
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('SIGNED');
-      await setClock('2026-11-25T00:00:00+01:00');
+      await t.clock.freeze('2026-11-25T00:00:00+01:00');
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('EXECUTED');
       expect(await p.balance()).toEqual(expect.objectContaining({ balance: 899.5, available_balance: 899.5 }));
@@ -308,7 +308,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
     it('an unsigned transfer never executes', async () => {
       const p = await payer();
       const ref = (await p.order({ transfer_date: '2026-11-24' }).expect(201)).body.reference_id;
-      await setClock('2026-12-01T12:00:00+01:00');
+      await t.clock.freeze('2026-12-01T12:00:00+01:00');
       await p.renew();
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('AWAITING_SIGNATURE');
@@ -328,7 +328,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       const first = await signedTransfer(p, { amount: 1, transfer_date: '2026-11-24' });
       const second = await signedTransfer(p, { amount: 2, transfer_date: '2026-11-25' });
       const pending = (await p.order({ amount: 3 }).expect(201)).body.reference_id;
-      await setClock('2026-11-25T08:00:00+01:00');
+      await t.clock.freeze('2026-11-25T08:00:00+01:00');
       await p.renew();
       await runJobs();
       const details = await t.http.get(`/v2/accounts/${p.account}`).set(p.headers()).expect(200);
@@ -375,11 +375,11 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       const p = await payer({ balance: 1000 });
       const ref = (await p.orderRecurring({ amount: 10, transfer_date: '2026-12-31' }).expect(201)).body.reference_id;
       await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
-      await setClock('2026-12-31T00:00:00+01:00');
+      await t.clock.freeze('2026-12-31T00:00:00+01:00');
       await p.renew();
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body.next_transfer_date).toBe('2027-01-31');
-      await setClock('2027-02-28T00:00:01+01:00');
+      await t.clock.freeze('2027-02-28T00:00:01+01:00');
       await p.renew();
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body.next_transfer_date).toBe('2027-03-31');
@@ -393,7 +393,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       const p = await payer({ balance: 1000 });
       const ref = (await p.orderRecurring({ amount: 10, transfer_date: '2026-11-24', frequency: 'WEEKLY', end_date: '2026-12-05' }).expect(201)).body.reference_id;
       await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
-      await setClock('2026-12-10T12:00:00+01:00');
+      await t.clock.freeze('2026-12-10T12:00:00+01:00');
       await p.renew();
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ENDED' });
@@ -406,7 +406,7 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
       await runJobs();
       await p.removeRecurring(ref).expect(204);
-      await setClock('2027-01-01T12:00:00+01:00');
+      await t.clock.freeze('2027-01-01T12:00:00+01:00');
       await p.renew();
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'DELETED' });
@@ -454,15 +454,8 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
 describeOnServer('PIS races on the PostgreSQL server (DEVELOPERS.md: races are the database\'s job)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp();
-    b = await createTestApp({ db: a.db, keepClock: true });
-    await a.admin.put('/admin/clock', { now: TUESDAY, frozen: true }).expect(200);
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await twoInstances({ frozenAt: TUESDAY })));
+  afterAll(() => closeApps(a, b));
 
   async function signedTransfers(count: number, balance: number) {
     const psu = await newPsu(a, { balance });

@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { hashSecret, JobRunner } from '@app/common';
 import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { certificate, newUser, PSU_IP, Psd2Client } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { certificate, newUser, PSU_IP, psd2App, Psd2Client } from './support/psd2';
+import type { TestApp } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const QR = /^eid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
@@ -13,16 +13,10 @@ const QR = /^eid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/;
 describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§5)', () => {
   let t: TestApp;
   let tpp: Psd2Client;
-  beforeAll(async () => {
-    t = await createTestApp();
-    tpp = await Psd2Client.create(t);
-  });
+  beforeAll(async () => ({ t, tpp } = await psd2App()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
   /** QR_CODE status may be polled once per second of real time (contract §5): a QR client waits it out. */
   const nextQrPoll = () => setTimeout(1050);
 
@@ -120,7 +114,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
     it('a finished authentication answers its final state again (contract §4)', async () => {
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t) });
       await tpp.status(pendingCode).expect(200);
-      await advance(600);
+      await t.clock.advance(600);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'COMPLETE' });
     });
 
@@ -155,24 +149,24 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
 
     it.each([['MANUAL'], ['NO_RESPONSE']])('%s: not opened within 30 seconds → FAILED START_FAILED, still PENDING at 29 s (§3.1, §8)', async (eid) => {
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid }) });
-      await advance(29);
+      await t.clock.advance(29);
       expect((await tpp.status(pendingCode).expect(200)).body.eid_auth_status).toBe('PENDING');
-      await advance(1);
+      await t.clock.advance(1);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'FAILED', hint_code: 'START_FAILED' });
     });
 
     it('an opened order not finished within 3 minutes → FAILED EXPIRED_TRANSACTION (contract §4)', async () => {
       const { pendingCode, autoStartToken } = await tpp.pendingCode({ user: await newUser(t, { eid: 'MANUAL' }) });
       await t.http.post('/sandbox/eid/open').send({ token: autoStartToken }).expect(200);
-      await advance(179);
+      await t.clock.advance(179);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN' });
-      await advance(1);
+      await t.clock.advance(1);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'FAILED', hint_code: 'EXPIRED_TRANSACTION' });
     });
 
     it('AUTO_COMPLETE read only after 3 minutes → FAILED EXPIRED_TRANSACTION ("within the 3-minute limit", contract §4)', async () => {
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t) });
-      await advance(180);
+      await t.clock.advance(180);
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'FAILED', hint_code: 'EXPIRED_TRANSACTION' });
     });
 
@@ -180,7 +174,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid: 'NO_RESPONSE' }) });
       const row = async () =>
         (await t.get(DataSource).query('SELECT o.status, o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code_hash = $1', [hashSecret(pendingCode)]))[0];
-      await advance(31);
+      await t.clock.advance(31);
       expect(await row()).toEqual({ status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
       await t.get(JobRunner).runAllNow();
       expect(await row()).toEqual({ status: 'FAILED', hint_code: 'START_FAILED' });
@@ -189,7 +183,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
     it('the expiry job closes opened orders after 3 minutes with EXPIRED_TRANSACTION (contract §4)', async () => {
       const { pendingCode, autoStartToken } = await tpp.pendingCode({ user: await newUser(t, { eid: 'MANUAL' }) });
       await t.http.post('/sandbox/eid/open').send({ token: autoStartToken }).expect(200);
-      await advance(180);
+      await t.clock.advance(180);
       await t.admin.post('/admin/jobs/run').expect(200);
       const [row] = await t.get(DataSource).query('SELECT o.hint_code FROM eid_order o JOIN psd2_authorization a ON a.eid_order_id = o.id WHERE a.pending_code_hash = $1', [hashSecret(pendingCode)]);
       expect(row.hint_code).toBe('EXPIRED_TRANSACTION');
@@ -200,7 +194,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       const first = (await tpp.status(pendingCode).expect(200)).body;
       expect(first).toEqual({ eid_auth_status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION', qr_code: expect.stringMatching(QR) });
       expect(QR.exec(first.qr_code)![2]).toBe('0');
-      await advance(3);
+      await t.clock.advance(3);
       await nextQrPoll();
       const later = (await tpp.status(pendingCode).expect(200)).body;
       expect(QR.exec(later.qr_code)![2]).toBe('3');
@@ -225,14 +219,14 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       expectProblem(tooFast, 429, 'POLLING_TOO_FAST');
       expect(tooFast.headers['retry-after']).toBe('1');
       // The rate is about the client's real behaviour: moving the sandbox clock does not lift it.
-      await advance(3600);
+      await t.clock.advance(3600);
       expectProblem(await tpp.status(pendingCode), 429, 'POLLING_TOO_FAST');
     });
 
     it('QR_CODE polling rate on real time: with a frozen sandbox clock a poll 1.1 s after the last is 200, an immediate one 429 (contract §5)', async () => {
       // The one real wait of the suite: the rule is measured on real time, which only waiting moves.
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid: 'MANUAL' }), mode: 'QR_CODE' });
-      expect((await t.admin.get('/admin/clock').expect(200)).body.frozen).toBe(true);
+      expect((await t.clock.read()).frozen).toBe(true);
       await tpp.status(pendingCode).expect(200);
       await setTimeout(1100); // real time: the rule's own unit
       expect((await tpp.status(pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'PENDING' });
@@ -284,7 +278,7 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
 
     it('refuses to cancel an authentication that timed out: it is FAILED (contract §4)', async () => {
       const { pendingCode } = await tpp.pendingCode({ user: await newUser(t, { eid: 'NO_RESPONSE' }) });
-      await advance(30);
+      await t.clock.advance(30);
       expectProblem(await tpp.cancel(pendingCode), 409, 'INVALID_STATE');
     });
 
@@ -301,14 +295,14 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       const user = await newUser(t, { eid: 'MANUAL' });
       const { pendingCode, autoStartToken } = await tpp.pendingCode({ flow: 'authorize', user, mode: 'QR_CODE', scopes: 'AIS' });
       expect(autoStartToken).toBeUndefined();
-      await advance(2);
+      await t.clock.advance(2);
       const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
       const opened = await t.http.post('/sandbox/eid/open').send({ token: qr_code }).expect(200);
-      await advance(1);
+      await t.clock.advance(1);
       await nextQrPoll();
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN', qr_code: expect.stringMatching(QR) });
       await t.http.post(`/sandbox/eid/operations/${opened.body.operation_id}/complete`).expect(204);
-      await advance(1);
+      await t.clock.advance(1);
       await nextQrPoll();
       expect((await tpp.status(pendingCode).expect(200)).body).toEqual({ eid_auth_status: 'COMPLETE' });
       const tokens = (await tpp.exchange(pendingCode).expect(200)).body;

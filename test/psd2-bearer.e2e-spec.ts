@@ -1,8 +1,8 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequireScope } from '@app/auth';
 import { expectProblem } from './support/problems';
-import { certificate, newUser, Psd2Client } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { certificate, newUser, psd2App, Psd2Client } from './support/psd2';
+import type { TestApp } from './support/test-app';
 
 /** Routes shaped like the AIS/PIS routes of the next interfaces (contract §5 "which token works where"). */
 @Controller('test-only/psd2')
@@ -29,14 +29,9 @@ class Psd2ResourceModule {}
 describe('PSD2 bearer tokens on resource routes (bank §5.4; contract §1, §3, §5)', () => {
   let t: TestApp;
   let tpp: Psd2Client;
-  beforeAll(async () => {
-    t = await createTestApp({ imports: [Psd2ResourceModule] });
-    tpp = await Psd2Client.create(t);
-  });
+  beforeAll(async () => ({ t, tpp } = await psd2App({ imports: [Psd2ResourceModule] })));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   const get = (path: string, client: Psd2Client, token?: string) =>
     t.http.get(`/test-only/psd2/${path}`).set(client.headers(token === undefined ? {} : { Authorization: `Bearer ${token}` }));
@@ -63,15 +58,15 @@ describe('PSD2 bearer tokens on resource routes (bank §5.4; contract §1, §3, 
 
   it('an authenticate token expires after 30 minutes: 401 from then on (§5.5, §8)', async () => {
     const { access_token } = await tpp.tokens({ user: await newUser(t) });
-    await t.admin.post('/admin/clock/advance', { seconds: 1799 }).expect(200);
+    await t.clock.advance(1799);
     await get('ais', tpp, access_token).expect(200);
-    await t.admin.post('/admin/clock/advance', { seconds: 1 }).expect(200);
+    await t.clock.advance(1);
     expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
   });
 
   it('an authorize token expires after 5 minutes (§5.5, §8)', async () => {
     const { access_token } = await tpp.tokens({ flow: 'authorize', user: await newUser(t) });
-    await t.admin.post('/admin/clock/advance', { seconds: 300 }).expect(200);
+    await t.clock.advance(300);
     expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
   });
 
@@ -80,9 +75,9 @@ describe('PSD2 bearer tokens on resource routes (bank §5.4; contract §1, §3, 
     await t.admin.put(`/admin/tpps/${org}`, { non_authenticated_token_lifetime_s: 60 }).expect(200);
     const client = new Psd2Client(t, await certificate(['PSP_AI'], org));
     const { access_token } = (await client.nonAuthenticated(await newUser(t)).expect(200)).body;
-    await t.admin.post('/admin/clock/advance', { seconds: 59 }).expect(200);
+    await t.clock.advance(59);
     await get('ais', client, access_token).expect(200);
-    await t.admin.post('/admin/clock/advance', { seconds: 1 }).expect(200);
+    await t.clock.advance(1);
     expectProblem(await get('ais', client, access_token), 401, 'UNAUTHORIZED');
   });
 

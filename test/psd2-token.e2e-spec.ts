@@ -1,24 +1,16 @@
 import { DataSource } from 'typeorm';
-import { certificate, expectOAuthError, newUser, Psd2Client } from './support/psd2';
+import { certificate, expectOAuthError, newUser, psd2App, Psd2Client } from './support/psd2';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, closeApps, TestApp, twoInstances } from './support/test-app';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2, §5)', () => {
   let t: TestApp;
   let tpp: Psd2Client;
-  beforeAll(async () => {
-    t = await createTestApp();
-    tpp = await Psd2Client.create(t);
-  });
+  beforeAll(async () => ({ t, tpp } = await psd2App()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
-
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
-  const setClock = (now: string) => t.admin.put('/admin/clock', { now, frozen: true }).expect(200);
+  beforeEach(() => t.clock.freeze());
 
   describe('grant_type=pending_authorization_code', () => {
     it('authenticate: a 1800 s bearer token with the asked scopes and never a refresh token (§4.1, §5.5)', async () => {
@@ -61,16 +53,16 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
     it('FAILED with EXPIRED_TRANSACTION is expired_token (§7.1 case 3)', async () => {
       const { pendingCode, autoStartToken } = await tpp.pendingCode({ user: await newUser(t, { eid: 'MANUAL' }) });
       await t.http.post('/sandbox/eid/open').send({ token: autoStartToken }).expect(200);
-      await advance(180);
+      await t.clock.advance(180);
       expectOAuthError(await tpp.exchange(pendingCode), 400, 'expired_token');
     });
 
     it('COMPLETE but not exchanged within 5 minutes is expired_token; at 4:59 it still works (contract §2)', async () => {
       const late = await tpp.completedCode({ user: await newUser(t) });
       const inTime = await tpp.completedCode({ user: await newUser(t) });
-      await advance(299);
+      await t.clock.advance(299);
       await tpp.exchange(inTime).expect(200);
-      await advance(1);
+      await t.clock.advance(1);
       expectOAuthError(await tpp.exchange(late), 400, 'expired_token');
     });
 
@@ -128,29 +120,29 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
     });
 
     it('is usable 4 times per Stockholm calendar day: the fifth is invalid_grant, and the next day it works again', async () => {
-      await setClock('2026-11-24T23:50:00+01:00');
+      await t.clock.freeze('2026-11-24T23:50:00+01:00');
       const rt = await refreshToken();
       for (let i = 0; i < 4; i++) await tpp.refresh(rt).expect(200);
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
-      await setClock('2026-11-24T23:59:59+01:00');
+      await t.clock.freeze('2026-11-24T23:59:59+01:00');
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
-      await setClock('2026-11-25T00:00:00+01:00');
+      await t.clock.freeze('2026-11-25T00:00:00+01:00');
       await tpp.refresh(rt).expect(200);
     });
 
     it('counts the Stockholm day, not the UTC day (contract §5)', async () => {
-      await setClock('2026-11-24T22:30:00Z'); // 23:30 in Stockholm
+      await t.clock.freeze('2026-11-24T22:30:00Z'); // 23:30 in Stockholm
       const rt = await refreshToken();
       for (let i = 0; i < 4; i++) await tpp.refresh(rt).expect(200);
-      await setClock('2026-11-24T23:00:00Z'); // still 24 November in UTC, 25 November in Stockholm
+      await t.clock.freeze('2026-11-24T23:00:00Z'); // still 24 November in UTC, 25 November in Stockholm
       await tpp.refresh(rt).expect(200);
     });
 
     it('expires after 180 days, when its consent lapses too (§5.3, §5.5)', async () => {
       const rt = await refreshToken();
-      await advance(15552000 - 1);
+      await t.clock.advance(15552000 - 1);
       await tpp.refresh(rt).expect(200);
-      await advance(1);
+      await t.clock.advance(1);
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
     });
 
@@ -253,15 +245,8 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
 describeOnServer('token races on the PostgreSQL server (DEVELOPERS.md: races are the database\'s job)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp();
-    b = await createTestApp({ db: a.db, keepClock: true });
-    await a.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await twoInstances({ frozenAt: BASE_TIME })));
+  afterAll(() => closeApps(a, b));
 
   it('20 concurrent refreshes of one token on two instances: exactly 4 succeed that day (§5.5)', async () => {
     const cert = await certificate();

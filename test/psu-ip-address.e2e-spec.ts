@@ -229,12 +229,10 @@ function declaredPsd2Routes(t: TestApp): string[] {
 describe('PSU-IP-Address, one rule from route metadata (contract §2; bank §4.1, §4.2, §5.9, §9 rule 9)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ frozenAt: TUESDAY });
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: TUESDAY, frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   /** A fresh World with what `route` needs. */
   async function world(route?: Pick<Route, 'needs'>): Promise<World> {

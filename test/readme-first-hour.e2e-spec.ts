@@ -109,7 +109,7 @@ describe('README: your first hour as a TPP (issue 9)', () => {
 
     // The rest is read on the sandbox day of the walkthrough, not on the day the suite runs (real
     // time may be in a downtime window of bank §8, or past the transfer's date).
-    await t.admin.put('/admin/clock', { now: BASE_TIME }).expect(200);
+    await t.clock.set(BASE_TIME);
 
     // ... the user is as seeded, with the transfer not yet executed ...
     const user = await t.admin.get(`/admin/users/${psu}`).expect(200);

@@ -3,8 +3,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { hashSecret } from '@app/common';
 import { MIGRATIONS } from '../migrations';
+import { partnerApp } from './support/fixtures';
 import { newPsu, newUser, PSU_IP, Psd2Client } from './support/psd2';
-import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, TestApp } from './support/test-app';
 
 const HASH_MIGRATION = 'SecretsHashPendingCodesAndAutostartTokens1763800013400';
 
@@ -15,14 +16,9 @@ const HASH_MIGRATION = 'SecretsHashPendingCodesAndAutostartTokens1763800013400';
 describe('secrets at rest (issue 13: pending codes and autostart tokens stored hashed)', () => {
   let t: TestApp;
   let partnerKey: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Hemlig AB' }).expect(201)).body.api_key;
-  });
+  beforeAll(async () => ({ t, key: partnerKey } = await partnerApp()));
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: BASE_TIME, frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   const dataSource = () => t.get(DataSource);
   const partner = () => ({ Authorization: `Bearer ${partnerKey}` });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerService, TppRegistry } from '@app/directory';
 import { DemoSeeder } from '@app/sandbox';
-import { sampleFixture } from './support/fixtures';
+import { newPartner, sampleFixture } from './support/fixtures';
 import { newPersonalNumber, withWrongCheckDigit } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { describeOnServer } from './support/server-only';
@@ -79,7 +79,7 @@ describe('POST /admin/seed (contract §8)', () => {
   it('rolls back everything when a late item conflicts: all or nothing (contract §2: nothing is written)', async () => {
     const { fixture, alice } = sampleFixture();
     const taken = `taken-partner-key-${alice}`;
-    await t.admin.post('/admin/partners', { name: 'Owner AB', api_key: taken }).expect(201);
+    await newPartner(t, { api_key: taken });
     const other = sampleFixture();
     const numbered = other.fixture.users[0].accounts[0];
     await t.admin.post('/admin/seed', { users: [other.fixture.users[0]] }).expect(200);

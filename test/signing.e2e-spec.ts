@@ -3,11 +3,12 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { ParticipantService } from '@app/signing';
+import { newPartner } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newUser } from './support/psd2';
 import { describeOnServer } from './support/server-only';
 import { RecordingProcess, RecordingProcessModule } from './support/signing-process';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 const IP_A = '198.51.100.1';
 const IP_B = '198.51.100.2';
@@ -17,25 +18,20 @@ const QR = /^eid\.[0-9a-f-]{36}\.\d+\.[0-9a-f]{64}$/;
 describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { TRUST_PROXY: 'on' }, imports: [RecordingProcessModule] });
+    t = await createTestApp({ env: { TRUST_PROXY: 'on' }, imports: [RecordingProcessModule], frozenAt: BASE_TIME });
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
-
-  const advance = (seconds: number) => t.admin.post('/admin/clock/advance', { seconds }).expect(200);
+  beforeEach(() => t.clock.freeze());
 
   async function partner(): Promise<{ id: string; key: string }> {
-    const res = await t.admin.post('/admin/partners', { name: 'Signing Partner AB' }).expect(201);
-    return { id: res.body.partner_id, key: res.body.api_key };
+    const { partner_id, api_key } = await newPartner(t);
+    return { id: partner_id, key: api_key };
   }
 
-  /** A participant of a test process, for a fresh user with this eid behaviour. */
+  /** A participant of a test process, for a fresh user with this eid behaviour (busy elsewhere if asked). */
   async function participant(options: { eid?: string; busy?: boolean; user?: string; of?: { id: string; key: string } } = {}) {
     const p = options.of ?? (await partner());
-    const user = options.user ?? (await newUser(t, { eid: options.eid ?? 'MANUAL' }));
-    if (options.busy) await t.admin.put(`/admin/users/${user}`, { name: 'Upptagen', kyc_completed: true, eid_behaviour: options.eid ?? 'MANUAL', busy_elsewhere: true }).expect(200);
+    const user = options.user ?? (await newUser(t, { eid: options.eid ?? 'MANUAL', busy: options.busy }));
     const processId = randomUUID();
     const [registered] = await t.get(ParticipantService).register({ kind: 'test_process', id: processId, partnerId: p.id }, [user]);
     return { partner: p, user, id: registered.id, processId };
@@ -58,7 +54,7 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       const p = await participant();
       const res = await start(p).expect(200);
       expect(res.body).toEqual({ autostart_token: expect.stringMatching(/^[0-9a-f-]{36}$/), qr_string: expect.stringMatching(QR) });
-      await advance(2);
+      await t.clock.advance(2);
       const polled = await collect(p).expect(200);
       expect(polled.body).toEqual({ status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION', qr_string: expect.stringMatching(QR) });
       expect(polled.body.qr_string).not.toBe(res.body.qr_string);
@@ -111,15 +107,18 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       await start(p).expect(200);
     });
 
-    it('not opened within 30 s: FAILED START_FAILED; open and unfinished after 3 minutes: FAILED EXPIRED_TRANSACTION (contract §4)', async () => {
+    it('not opened within 30 s: FAILED START_FAILED (contract §4)', async () => {
       const p = await participant();
       await start(p).expect(200);
-      await advance(30);
+      await t.clock.advance(30);
       expect((await collect(p).expect(200)).body).toEqual({ status: 'FAILED', hint_code: 'START_FAILED' });
+    });
+
+    it('open and unfinished after 3 minutes: FAILED EXPIRED_TRANSACTION (contract §4)', async () => {
       const q = await participant();
       const { autostart_token } = (await start(q).expect(200)).body;
       await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200);
-      await advance(180);
+      await t.clock.advance(180);
       expect((await collect(q).expect(200)).body).toEqual({ status: 'FAILED', hint_code: 'EXPIRED_TRANSACTION' });
     });
 
@@ -191,11 +190,11 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       const p = await participant();
       await start(p, IP_A).expect(200);
       await expect409(await start(p, IP_B));
-      await advance(179);
+      await t.clock.advance(179);
       await expect409(await start(p, IP_A));
       await expect409(await phone(p, IP_A));
       await expect409(await cancel(p, IP_A));
-      await advance(1);
+      await t.clock.advance(1);
       await start(p, IP_A).expect(200);
     });
 
@@ -212,10 +211,10 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       const p = await participant();
       await phone(p).expect(204);
       await expect409(await phone(p));
-      await advance(59);
+      await t.clock.advance(59);
       await expect409(await phone(p));
       await expect409(await start(p));
-      await advance(1);
+      await t.clock.advance(1);
       await phone(p).expect(204);
     });
 
@@ -274,8 +273,7 @@ describe('the caller IP is the TCP peer without TRUST_PROXY (contract §11)', ()
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
+    t = await createTestApp({ frozenAt: BASE_TIME });
     port = ((await t.app.listen(0, '127.0.0.1')).address() as AddressInfo).port;
   });
   afterAll(() => t.close());
@@ -303,7 +301,7 @@ describe('the caller IP is the TCP peer without TRUST_PROXY (contract §11)', ()
   }
 
   it('two starts from 127.0.0.1 and 127.0.0.2 are starts from different IPs (block); X-Forwarded-For is ignored', async () => {
-    const { partner_id, api_key } = (await t.admin.post('/admin/partners', { name: 'Peer AB' }).expect(201)).body;
+    const { partner_id, api_key } = await newPartner(t);
     const user = await newUser(t, { eid: 'MANUAL' });
     const [p] = await t.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user]);
     expect(await startFrom('127.0.0.1', api_key, p.id)).toBe(200);
@@ -318,18 +316,11 @@ describe('the caller IP is the TCP peer without TRUST_PROXY (contract §11)', ()
 describeOnServer('concurrent starts for one person on two instances (contract §11)', () => {
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    a = await createTestApp({ env: { TRUST_PROXY: 'on' } });
-    b = await createTestApp({ db: a.db, env: { TRUST_PROXY: 'on' }, keepClock: true });
-    await a.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  beforeAll(async () => ([a, b] = await twoInstances({ env: { TRUST_PROXY: 'on' }, frozenAt: BASE_TIME })));
+  afterAll(() => closeApps(a, b));
 
   it('leave exactly one order open; every other call is 409', async () => {
-    const { partner_id, api_key } = (await a.admin.post('/admin/partners', { name: 'Race AB' }).expect(201)).body;
+    const { partner_id, api_key } = await newPartner(a);
     const user = await newUser(a, { eid: 'MANUAL' });
     const participants = await a.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner_id }, [user, user, user, user]);
     const results = await Promise.all(

@@ -1,9 +1,10 @@
 import * as oauth from 'oauth4webapi';
 import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
+import { newPartner } from './support/fixtures';
 import { certificate, expectOAuthError, newUser, PSU_IP } from './support/psd2';
 import { rawRequest } from './support/raw-http';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 /**
  * Contract §2: every answer of the two token endpoints is RFC 6749 JSON with Cache-Control: no-store,
@@ -18,16 +19,14 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
   let user: string;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ frozenAt: BASE_TIME });
     base = await t.listen();
     cert = await certificate();
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Token AB' }).expect(201)).body.api_key;
+    partnerKey = (await newPartner(t)).api_key;
     user = await newUser(t);
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-  });
+  beforeEach(() => t.clock.freeze());
 
   /** The credentials of each endpoint and a form that succeeds there. */
   const ENDPOINTS = [
@@ -87,7 +86,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
     });
 
     it('answers planned downtime with 503 temporarily_unavailable and Retry-After to the window\'s end (contract §2 table, §7)', async () => {
-      await t.admin.put('/admin/clock', { now: '2026-11-22T07:00:00+01:00', frozen: true }).expect(200);
+      await t.clock.freeze('2026-11-22T07:00:00+01:00');
       const res = await post().type('form').send(form());
       expectOAuthError(res, 503, 'temporarily_unavailable');
       expect(res.headers['retry-after']).toBe(String(45 * 60));
@@ -129,6 +128,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
 
   describe('read by oauth4webapi, the RFC 6749 client the issue was found with', () => {
     let issuer: oauth.AuthorizationServer;
+    let enterprise: oauth.AuthorizationServer;
     const client: oauth.Client = { client_id: 'sandbox-tpp' };
     const options = (headers: Record<string, string>) => ({ [oauth.allowInsecureRequests]: true, headers });
     const psd2Headers = () => ({ 'X-PSD2-CLIENT-TEST-CERT': cert, 'PSU-IP-Address': PSU_IP });
@@ -139,6 +139,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
 
     beforeAll(() => {
       issuer = { issuer: base, token_endpoint: `${base}/psd2/auth/1.0/token` };
+      enterprise = { issuer: base, token_endpoint: `${base}/api/auth/1.0/token` };
     });
 
     async function refusal(attempt: Promise<unknown>): Promise<unknown> {
@@ -156,7 +157,7 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
       expect(tokens).toMatchObject({ access_token: expect.any(String), token_type: 'bearer', expires_in: 1800 });
     });
 
-    it('parses PSD2 token errors as RFC 6749 errors; planned downtime is a 503 with the RFC 6749 body (contract §2 table)', async () => {
+    it('parses PSD2 token errors as RFC 6749 errors (contract §2 table)', async () => {
       const grant = await oauth.genericTokenEndpointRequest(issuer, client, oauth.None(), 'password', {}, options(psd2Headers()));
       const refused = await refusal(oauth.processGenericTokenEndpointResponse(issuer, client, grant));
       expect(refused).toBeInstanceOf(oauth.ResponseBodyError);
@@ -164,9 +165,11 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
 
       const withoutUser = await oauth.genericTokenEndpointRequest(issuer, client, oauth.None(), 'non_authenticated_token', {}, options(psd2Headers()));
       expect(await refusal(oauth.processGenericTokenEndpointResponse(issuer, client, withoutUser))).toMatchObject({ error: 'invalid_request', status: 400 });
+    });
 
+    it('planned downtime is a 503 with the RFC 6749 body (contract §2 table, §7)', async () => {
       // oauth4webapi reads error bodies of 4xx answers only; a 5xx is an unexpected status whose body the caller may read.
-      await t.admin.put('/admin/clock', { now: '2026-11-22T07:00:00+01:00', frozen: true }).expect(200);
+      await t.clock.freeze('2026-11-22T07:00:00+01:00');
       const down = await oauth.genericTokenEndpointRequest(issuer, client, oauth.None(), 'non_authenticated_token', { user_id: user }, options(psd2Headers()));
       const unavailable = await refusal(oauth.processGenericTokenEndpointResponse(issuer, client, down));
       expect(unavailable).toMatchObject({ code: oauth.RESPONSE_IS_NOT_CONFORM });
@@ -175,12 +178,13 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
       expect(await answer.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
     });
 
-    it('parses an enterprise client-credentials response, and its refused key as a Bearer invalid_token challenge (contract §2)', async () => {
-      const enterprise: oauth.AuthorizationServer = { issuer: issuer.issuer, token_endpoint: `${issuer.issuer}/api/auth/1.0/token` };
+    it('parses an enterprise client-credentials response (contract §2)', async () => {
       const response = await oauth.clientCredentialsGrantRequest(enterprise, client, partnerKeyAuth(partnerKey), new URLSearchParams(), options({}));
       const tokens = await oauth.processClientCredentialsResponse(enterprise, client, response);
       expect(tokens).toMatchObject({ access_token: expect.any(String), token_type: 'bearer', expires_in: 300 });
+    });
 
+    it('reads a refused enterprise key as a Bearer invalid_token challenge (contract §2)', async () => {
       const wrong = await oauth.clientCredentialsGrantRequest(enterprise, client, partnerKeyAuth('no-such-partner-key-000000'), new URLSearchParams(), options({}));
       const refused = await refusal(oauth.processClientCredentialsResponse(enterprise, client, wrong));
       expect(refused).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);

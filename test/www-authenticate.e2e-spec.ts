@@ -1,7 +1,8 @@
 import type { Response } from 'supertest';
+import { newPartner } from './support/fixtures';
 import { expectProblem } from './support/problems';
 import { bearer, newPsu, newUser, Psd2Client, type Psu } from './support/psd2';
-import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 const REALM = 'Bearer realm="sandbox"';
 const INVALID_TOKEN = 'Bearer realm="sandbox", error="invalid_token"';
@@ -23,9 +24,8 @@ describe('WWW-Authenticate on every 401 (RFC 6750 §3; contract §2)', () => {
   let partnerKey: string;
   let psu: Psu;
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.admin.put('/admin/clock', { now: '2026-11-24T10:00:00+01:00', frozen: true }).expect(200);
-    partnerKey = (await t.admin.post('/admin/partners', { name: 'Challenge AB' }).expect(201)).body.api_key;
+    t = await createTestApp({ frozenAt: BASE_TIME });
+    partnerKey = (await newPartner(t)).api_key;
     psu = await newPsu(t);
   });
   afterAll(() => t.close());
@@ -92,7 +92,7 @@ describe('WWW-Authenticate on every 401 (RFC 6750 §3; contract §2)', () => {
 
     it('an expired token is invalid_token (contract §2, §5)', async () => {
       const token = await psu.token('non_authenticated');
-      await t.admin.post('/admin/clock/advance', { seconds: 1801 }).expect(200);
+      await t.clock.advance(1801);
       expectChallenge(await t.http.get('/v2/accounts').set(bearer(psu.tpp, token)), INVALID_TOKEN);
     });
 

@@ -1,4 +1,5 @@
 import { newPersonalNumber } from './personal-numbers';
+import { BASE_TIME, createTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export interface FixtureAccount {
   name: string;
@@ -46,4 +47,22 @@ export function sampleFixture(): { fixture: Fixture; alice: string; bob: string 
     tpps: [{ organization_id: `PSDSE-FINA-${suffix}`, non_authenticated_token_lifetime_s: 600 }],
   };
   return { fixture, alice, bob };
+}
+
+/** A partner as POST /admin/partners answers it (contract §8). */
+export interface TestPartner {
+  partner_id: string;
+  name: string;
+  api_key: string;
+}
+
+/** The app of the partner API tests, its clock frozen at BASE_TIME (`t.clock.freeze()` before each test), and one partner's key. */
+export async function partnerApp(options: TestAppOptions = {}): Promise<{ t: TestApp; key: string }> {
+  const t = await createTestApp({ frozenAt: BASE_TIME, ...options });
+  return { t, key: (await newPartner(t)).api_key };
+}
+
+/** A partner made through the admin API, with a random key unless the overrides give one. */
+export async function newPartner(t: TestApp, overrides: { name?: string; api_key?: string } = {}): Promise<TestPartner> {
+  return (await t.admin.post('/admin/partners', { name: 'Testpartner AB', ...overrides }).expect(201)).body;
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { issueTestCertificate, type Psd2Role } from '@app/directory';
 import { newPersonalNumber } from './personal-numbers';
-import type { TestApp } from './test-app';
+import { BASE_TIME, createTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export const PSU_IP = '192.0.2.10';
 
@@ -14,16 +14,29 @@ export async function certificate(roles: Psd2Role[] = ['PSP_AI', 'PSP_PI'], orga
 export const newOrganizationId = () => `PSDSE-TEST-${String(randomInt(1e8)).padStart(8, '0')}`;
 
 export interface UserOptions {
+  name?: string;
   kyc?: boolean;
   eid?: string;
+  /** credit_decision (contract §8). */
+  credit?: string;
+  /** busy_elsewhere (contract §4). */
+  busy?: boolean;
   accounts?: number;
+}
+
+/** The app of the PSD2 flow tests, its clock frozen at BASE_TIME (`t.clock.freeze()` before each test), and one TPP. */
+export async function psd2App(options: TestAppOptions = {}): Promise<{ t: TestApp; tpp: Psd2Client }> {
+  const t = await createTestApp({ frozenAt: BASE_TIME, ...options });
+  return { t, tpp: await Psd2Client.create(t) };
 }
 
 /** A sandbox user made through the admin API. */
 export async function newUser(t: TestApp, options: UserOptions = {}): Promise<string> {
   const pn = newPersonalNumber();
-  const body: Record<string, unknown> = { name: 'Test Testsson', kyc_completed: options.kyc ?? true };
+  const body: Record<string, unknown> = { name: options.name ?? 'Test Testsson', kyc_completed: options.kyc ?? true };
   if (options.eid) body.eid_behaviour = options.eid;
+  if (options.credit) body.credit_decision = options.credit;
+  if (options.busy) body.busy_elsewhere = true;
   await t.admin.put(`/admin/users/${pn}`, body).expect(201);
   for (let i = 0; i < (options.accounts ?? 0); i++) {
     await t.admin.post(`/admin/users/${pn}/accounts`, { name: `Konto ${i}`, currency: 'SEK', balance: 1000 }).expect(201);

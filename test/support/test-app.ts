@@ -48,6 +48,8 @@ export interface TestApp {
   logs: Array<Record<string, unknown>>;
   /** An admin request with the test key. */
   admin: AdminClient;
+  /** The sandbox clock, moved through its admin routes (contract §6). */
+  clock: TestClock;
   get<T>(token: new (...args: never[]) => T): T;
   /** Listens on 127.0.0.1 at a free port, for clients outside the process (a browser, curl); the base URL. */
   listen(): Promise<string>;
@@ -56,12 +58,34 @@ export interface TestApp {
 
 export type AdminClient = ReturnType<typeof adminClient>;
 
+/** The body of every /admin/clock answer (contract §6). */
+export interface ClockState {
+  now: string;
+  frozen: boolean;
+}
+
+/** The sandbox clock through the admin API (not the service), so every move exercises the real route. */
+export interface TestClock {
+  /** GET /admin/clock. */
+  read(): Promise<ClockState>;
+  /** The sandbox's now, ISO 8601 in UTC. */
+  now(): Promise<string>;
+  /** PUT /admin/clock; without `frozen` the body leaves it out (a running clock). */
+  set(now: string, frozen?: boolean): Promise<ClockState>;
+  /** Frozen at `at`, by default at the app's frozenAt (BASE_TIME without one): a test's fresh start. */
+  freeze(at?: string): Promise<ClockState>;
+  /** POST /admin/clock/advance. */
+  advance(seconds: number): Promise<ClockState>;
+}
+
 export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share a database with another app (two instances on one server database). */
   db?: TestDatabase;
   /** Leave the clock alone (default: pinned to BASE_TIME, running). */
   keepClock?: boolean;
+  /** Pin the clock frozen at this instant instead; `t.clock.freeze()` returns to it. */
+  frozenAt?: string;
   /** Test-only modules mounted beside AppModule (e.g. a controller that throws). */
   imports?: Array<Type<unknown> | DynamicModule>;
 }
@@ -88,12 +112,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     validator ??= new OpenApiResponseValidator(app.get(OpenApiDocument).get());
     return validator;
   });
+  const admin = adminClient(http);
   const testApp: TestApp = {
     app,
     http,
     db,
     logs: fileLogs,
-    admin: adminClient(http),
+    admin,
+    clock: testClock(admin, options.frozenAt ?? BASE_TIME),
     get: (token) => app.get(token),
     listen: async () => {
       await app.listen(0, '127.0.0.1');
@@ -105,8 +131,35 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!options.db) await db.drop();
     },
   };
-  if (!options.keepClock) await app.get(SandboxClock).set(new Date(BASE_TIME), false);
+  if (!options.keepClock) await app.get(SandboxClock).set(new Date(options.frozenAt ?? BASE_TIME), options.frozenAt !== undefined);
   return testApp;
+}
+
+/**
+ * Two instances of the app on one database (several replicas, contract §1): the second keeps the
+ * clock the first set. Close them with closeApps(a, b).
+ */
+export async function twoInstances(options: TestAppOptions = {}): Promise<[TestApp, TestApp]> {
+  const a = await createTestApp(options);
+  const b = await createTestApp({ ...options, db: a.db, keepClock: true });
+  return [a, b];
+}
+
+/** Closes the apps last first: the first owns the database the others share. */
+export async function closeApps(...apps: TestApp[]): Promise<void> {
+  for (const app of apps.reverse()) await app.close();
+}
+
+function testClock(admin: AdminClient, frozenAt: string): TestClock {
+  const body = async (answer: ReturnType<AdminClient['get']>): Promise<ClockState> => (await answer.expect(200)).body;
+  const clock: TestClock = {
+    read: () => body(admin.get('/admin/clock')),
+    now: async () => (await clock.read()).now,
+    set: (now, frozen) => body(admin.put('/admin/clock', frozen === undefined ? { now } : { now, frozen })),
+    freeze: (at = frozenAt) => clock.set(at, true),
+    advance: (seconds) => body(admin.post('/admin/clock/advance', { seconds })),
+  };
+  return clock;
 }
 
 function adminClient(http: ReturnType<typeof request>) {
