@@ -35,7 +35,7 @@ export class TppRepository {
       [identifier, DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S],
     );
     // A concurrent first call may have registered it between our read and insert.
-    return toTpp(inserted[0] ?? (await manager.query(select, [identifier]))[0]);
+    return toTpp(inserted[0] ?? (await manager.query<TppRow[]>(select, [identifier]))[0]);
   }
 
   async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Tpp | null> {
