@@ -39,7 +39,7 @@ describe('eid order changes under contention (issue 14, contract §2, §4)', () 
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'CONCURRENT_CHANGES', headers: { 'Retry-After': '1' } });
     expect(STATUS_OF_KIND[(error as DomainError).kind]).toBe(503);
-    const [row] = (await db.query('SELECT status, hint_code FROM eid_order WHERE id = $1', [order.id])) as Array<{ status: string; hint_code: string }>;
+    const [row] = await db.query<Array<{ status: string; hint_code: string }>>('SELECT status, hint_code FROM eid_order WHERE id = $1', [order.id]);
     expect(row).toEqual({ status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
 
     // Once the other writer lets go, the same call goes through.

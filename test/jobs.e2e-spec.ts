@@ -62,8 +62,8 @@ class FailingJob implements SandboxJob, OnModuleInit {
   onModuleInit(): void {
     this.registry.register(this);
   }
-  async run(): Promise<void> {
-    throw new Error('job exploded');
+  run(): Promise<void> {
+    return Promise.reject(new Error('job exploded'));
   }
 }
 
@@ -167,9 +167,9 @@ describeOnServer('job claims across instances on one database (contract §6)', (
 async function leaseHolder(args: string[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(process.cwd(), 'test/support/lease-holder.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('claimed') && resolve());
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('claimed') && resolve());
     child.on('exit', (code) => reject(new Error(`lease holder exited with ${code}: ${stderr}`)));
   });
   return child;
@@ -194,7 +194,7 @@ describe('job-lease recovery after a crash, embedded database (contract §6)', (
   let jobs: string[];
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sandbox-leases-'));
-    db = { env: { DATABASE_URL: '', DATA_DIR: dataDir }, onServer: false, drop: async () => undefined };
+    db = { env: { DATABASE_URL: '', DATA_DIR: dataDir }, onServer: false, drop: () => Promise.resolve() };
     // A first service process creates the schema in the data folder and stops.
     const first = await createTestApp({ db });
     jobs = first.get(JobRegistry).all().map((job) => job.name);

@@ -135,7 +135,7 @@ describe('secrets in logs (issue 13: query strings, SQL parameters)', () => {
       expect(text).not.toContain(SECRET_PARAMETER);
     });
 
-    it('TypeORM logs a slow or failed statement by name, without its text or parameters (issue 13)', async () => {
+    it('TypeORM logs a slow or failed statement by name, without its text or parameters (issue 13)', () => {
       const { logger } = t.get(DataSource);
       const before = t.logs.length;
       logger.logQuerySlow(2500, 'SELECT name FROM partner WHERE api_key_hash = $1', [SECRET_KEY_HASH]);

@@ -399,7 +399,7 @@ describe('OpenAPI description (contract §1)', () => {
         expect(operation.responses['503'].content!['application/json'].example).toMatchObject({ error: 'temporarily_unavailable' });
         expect((operation.responses['503'] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');
       }
-      expect((doc.components.schemas.OAuthErrorDto.properties!.error as Schema).enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
+      expect(doc.components.schemas.OAuthErrorDto.properties!.error.enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
     });
 
     it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s (contract §2, §5, §7, §14)', () => {

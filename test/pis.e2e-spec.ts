@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { TransferExecutionService } from '@app/savings';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { bearer, certificate, newPsu, Psd2Client, type Psu } from './support/psd2';
+import { bearer, certificate, newPsu, Psd2Client } from './support/psd2';
 import { describeOnServer } from './support/server-only';
 import { closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 

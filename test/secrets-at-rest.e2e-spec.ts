@@ -96,7 +96,7 @@ describe('secrets at rest (issue 13: pending codes and autostart tokens stored h
     const qrSecrets: Array<{ qr_start_secret: string }> = await dataSource().query('SELECT qr_start_secret FROM eid_order');
     const logs = JSON.stringify(t.logs);
     expect([...Object.values(secrets), ...qrSecrets.map((r) => r.qr_start_secret)].filter((value) => logs.includes(value))).toEqual([]);
-    const hashesIn = async (sql: string) => ((await dataSource().query(sql)) as Array<{ h: string }>).map((r) => r.h);
+    const hashesIn = async (sql: string) => (await dataSource().query<Array<{ h: string }>>(sql)).map((r) => r.h);
     expect(await hashesIn('SELECT pending_code_hash AS h FROM psd2_authorization')).toEqual(
       expect.arrayContaining([auto.pendingCode, cancelled.pendingCode, qr.pendingCode].map(hashSecret)),
     );

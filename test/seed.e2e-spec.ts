@@ -99,7 +99,7 @@ describe('the demo set (contract §8)', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sandbox-demo-'));
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => (stdout.push(String(chunk)), true)) as typeof process.stdout.write;
+    process.stdout.write = (chunk: string) => (stdout.push(String(chunk)), true);
     restoreWrite = () => (process.stdout.write = write);
     // Only the key file goes to DATA_DIR here: the database stays in memory or on the server.
     t = await createTestApp({ env: { SEED_DEMO: 'on', DEMO_PARTNER_KEY: 'demo-partner-key-from-env-0001' } });

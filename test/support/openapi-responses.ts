@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import { tokenEndpointOf } from '@app/common';
 
 // ajv-formats is CommonJS: under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 /**
  * Checks every response the e2e suite receives against the operation the document describes
@@ -94,8 +94,8 @@ export class OpenApiResponseValidator {
     }
     const media = content[contentType] ?? (contentType ? undefined : undefined);
     if (!media) this.fail(where, `content type "${contentType}" is not documented (documented: ${types.join(', ')}); body ${JSON.stringify(res.body ?? res.text).slice(0, 300)}`);
-    if (!/^application\/([a-z.+-]*\+)?json$/.test(contentType) || !media!.schema) return;
-    this.checkBody(where, media!.schema, res, `${route.path} ${method} ${res.status} ${contentType}`);
+    if (!/^application\/([a-z.+-]*\+)?json$/.test(contentType) || !media.schema) return;
+    this.checkBody(where, media.schema, res, `${route.path} ${method} ${res.status} ${contentType}`);
   }
 
   private header(header: { $ref?: string; required?: boolean }): { required?: boolean } {

@@ -10,8 +10,9 @@ export class RecordingProcess implements OnModuleInit {
   readonly signed: ParticipantSigned[] = [];
   constructor(private readonly completions: SigningCompletions) {}
   onModuleInit(): void {
-    this.completions.onParticipantSigned('test_process', async (event) => {
+    this.completions.onParticipantSigned('test_process', (event) => {
       this.signed.push(event);
+      return Promise.resolve();
     });
   }
 }

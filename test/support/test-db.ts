@@ -20,7 +20,7 @@ export const SERVER_URL = process.env.DATABASE_URL || undefined;
  */
 export async function freshDatabase(): Promise<TestDatabase> {
   if (!SERVER_URL) {
-    return { env: { DATABASE_URL: '', DATA_DIR: 'memory://' }, onServer: false, drop: async () => undefined };
+    return { env: { DATABASE_URL: '', DATA_DIR: 'memory://' }, onServer: false, drop: () => Promise.resolve() };
   }
   const name = `sandbox_test_${randomBytes(6).toString('hex')}`;
   await withAdmin((client) => client.query(`CREATE DATABASE ${name}`));

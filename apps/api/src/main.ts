@@ -21,6 +21,6 @@ async function bootstrap(): Promise<void> {
 bootstrap().catch((error: unknown) => {
   // Before the logger exists, standard error is the only place to say why start-up stopped.
   const known = error instanceof InvalidConfiguration || error instanceof DataDirLocked;
-  process.stderr.write(`${known ? (error as Error).message : (error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(`${known ? error.message : (error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });

@@ -71,7 +71,7 @@ function fieldsOf(dto: Dto): string[] {
   const validated = getMetadataStorage()
     .getTargetValidationMetadatas(dto, '', true, false)
     .map((m) => m.propertyName);
-  const documented = ((Reflect.getMetadata(SWAGGER_PROPERTIES, dto.prototype) ?? []) as string[]).map((p) => p.replace(/^:/, ''));
+  const documented = ((Reflect.getMetadata(SWAGGER_PROPERTIES, dto.prototype as object) ?? []) as string[]).map((p) => p.replace(/^:/, ''));
   return [...new Set([...validated, ...documented])];
 }
 
@@ -79,9 +79,9 @@ function fieldsOf(dto: Dto): string[] {
 function exampleOf(dto: Dto, depth = 0): Record<string, unknown> {
   const example: Record<string, unknown> = {};
   for (const field of fieldsOf(dto)) {
-    const doc = (Reflect.getMetadata(SWAGGER_PROPERTY, dto.prototype, field) ?? {}) as Record<string, unknown>;
+    const doc = (Reflect.getMetadata(SWAGGER_PROPERTY, dto.prototype as object, field) ?? {}) as Record<string, unknown>;
     // @nestjs/swagger keeps `type: [X]` as `{ type: X, isArray: true }`.
-    const nested = Array.isArray(doc.type) ? doc.type[0] : doc.type;
+    const nested: unknown = Array.isArray(doc.type) ? doc.type[0] : doc.type;
     const many = doc.isArray === true || Array.isArray(doc.type);
     if (doc.example !== undefined) example[field] = doc.example;
     else if (Array.isArray(doc.enum)) example[field] = doc.enum[0];
@@ -136,7 +136,10 @@ function bodyFor(dto: Dto): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 8, arbitrary: fc.array(change, { minLength: 1, maxLength: 4 }).map((changes) => {
       const body = structuredClone(base);
-      for (const { k, v, drop } of changes) drop ? delete body[k] : withField(body, k, v);
+      for (const { k, v, drop } of changes) {
+        if (drop) delete body[k];
+        else withField(body, k, v);
+      }
       return body;
     }) },
     { weight: 1, arbitrary: nasty },

@@ -58,7 +58,7 @@ const HEADER_DOC = { name: 'PSU-IP-Address', description: 'IPv4 or IPv6 address 
  * handlers' decorators, so each handler's own rule is known by then.
  */
 export const DocumentPsuIpAddress = (): ClassDecorator & MethodDecorator =>
-  ((target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+  (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
     const document = (handler: object, name: string | symbol, method: PropertyDescriptor, fallback?: PsuIpAddressRule) => {
       const rule = (Reflect.getMetadata(PSU_IP_ADDRESS_RULE, method.value as object) as PsuIpAddressRule | undefined) ?? fallback;
       const required = rule?.requiredFor === 'every-call';
@@ -69,17 +69,17 @@ export const DocumentPsuIpAddress = (): ClassDecorator & MethodDecorator =>
       ApiHeader({ ...HEADER_DOC, required, description: HEADER_DOC.description + kinds })(handler, name, method);
     };
     if (key !== undefined && descriptor) {
-      document(target, key, descriptor, Reflect.getMetadata(PSU_IP_ADDRESS_RULE, (target as { constructor: object }).constructor));
+      document(target, key, descriptor, Reflect.getMetadata(PSU_IP_ADDRESS_RULE, (target as { constructor: object }).constructor) as PsuIpAddressRule | undefined);
       return;
     }
     const controller = target as { prototype: object };
     const classRule = Reflect.getMetadata(PSU_IP_ADDRESS_RULE, controller) as PsuIpAddressRule | undefined;
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {
       const method = Object.getOwnPropertyDescriptor(controller.prototype, name);
-      if (name === 'constructor' || typeof method?.value !== 'function' || !Reflect.hasMetadata(PATH_METADATA, method.value)) continue;
+      if (name === 'constructor' || typeof method?.value !== 'function' || !Reflect.hasMetadata(PATH_METADATA, method.value as object)) continue;
       document(controller.prototype, name, method, classRule);
     }
-  }) as ClassDecorator & MethodDecorator;
+  };
 
 /** The header's value, already checked by PsuIpAddressGuard (undefined where it is optional and absent). */
 export const PsuIpAddress = createParamDecorator(

@@ -1,8 +1,9 @@
 /** Where a command writes; process streams in production, buffers in tests. */
 export interface CliIo {
   env: Record<string, string | undefined>;
-  out(text: string): void;
-  err(text: string): void;
+  // Properties, not methods: they are handed around unbound (commander's configureOutput).
+  out: (text: string) => void;
+  err: (text: string) => void;
 }
 
 export const processIo: CliIo = {

@@ -33,7 +33,7 @@ export class HttpAdminClient implements AdminClient {
     const search = new URLSearchParams();
     if (query.limit !== undefined) search.set('limit', query.limit);
     if (query.after !== undefined) search.set('after', query.after);
-    return this.call<UserListDto>('GET', `/admin/users${search.size > 0 ? `?${search}` : ''}`);
+    return this.call<UserListDto>('GET', `/admin/users${search.size > 0 ? `?${search.toString()}` : ''}`);
   }
 
   getUser(personalNumber: string): Promise<UserResponseDto> {

@@ -2,9 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { addTransportOptions } from './admin-transport';
 import { certCommand } from './cert.command';
 import type { CliIo } from './cli-io';
-import { clockCommands } from './clock.command';
+import { type ClockOutputOptions, clockCommands } from './clock.command';
 import { seedCommand } from './seed.command';
-import { usersCommands } from './users.command';
+import { type ListUsersOptions, type OpenAccountOptions, type OutputOptions, type PutUserOptions, usersCommands } from './users.command';
 
 const TRANSPORT_HELP = `
 Without --url (or SANDBOX_URL) the command opens the database of the environment (DATABASE_URL, else
@@ -90,7 +90,7 @@ Examples:
 
   clockOutput(clock.command('show').description('Print the sandbox time and whether it is frozen'))
     .addHelpText('after', '\nPrints "<ISO time> frozen|running".\n\nExamples:\n  npm run cli -- clock show\n  npm run cli -- clock show --json --url http://localhost:3000')
-    .action(async (options) => {
+    .action(async (options: ClockOutputOptions) => {
       exitCode = await clockCommands.show(options, io);
     });
 
@@ -102,7 +102,7 @@ Examples:
       .option('--frozen', 'time stands still until moved'),
   )
     .addHelpText('after', '\nExamples:\n  npm run cli -- clock set 2026-11-24T10:00:00+01:00\n  npm run cli -- clock set 2026-12-24T09:00:00Z --frozen')
-    .action(async (now: string, options) => {
+    .action(async (now: string, options: ClockOutputOptions & { frozen?: boolean }) => {
       exitCode = await clockCommands.set(now, options, io);
     });
 
@@ -116,13 +116,13 @@ Examples:
       'after',
       '\nExamples:\n  npm run cli -- clock advance 180          # 180 seconds: an eid order expires\n  npm run cli -- clock advance 30m          # a PSD2 access token expires\n  npm run cli -- clock advance 1d',
     )
-    .action(async (duration: string, options) => {
+    .action(async (duration: string, options: ClockOutputOptions) => {
       exitCode = await clockCommands.advance(duration, options, io);
     });
 
   clockOutput(clock.command('reset').description('Return the sandbox clock to real time'))
     .addHelpText('after', '\nExample:\n  npm run cli -- clock reset')
-    .action(async (options) => {
+    .action(async (options: ClockOutputOptions) => {
       exitCode = await clockCommands.reset(options, io);
     });
 
@@ -152,13 +152,13 @@ Examples:
       .option('--after <personal-number>', 'start after this personal number (the next page)'),
   )
     .addHelpText('after', '\nExamples:\n  npm run cli -- users list\n  npm run cli -- users list --limit 500 --after 199001011239\n  npm run cli -- users list --json --url http://localhost:3000')
-    .action(async (options) => {
+    .action(async (options: ListUsersOptions) => {
       exitCode = await usersCommands.list(options, io);
     });
 
   usersOutput(users.command('show').description('Show a user with its settings and accounts').argument('<personal-number>'))
     .addHelpText('after', '\nExamples:\n  npm run cli -- users show 191212121212\n  npm run cli -- users show 121212-1212 --json')
-    .action(async (personalNumber: string, options) => {
+    .action(async (personalNumber: string, options: OutputOptions) => {
       exitCode = await usersCommands.show(personalNumber, options, io);
     });
 
@@ -178,7 +178,7 @@ Examples:
       'after',
       '\nExamples:\n  npm run cli -- users put 199001011239 --name "Anna Andersson"\n  npm run cli -- users add 199001011239 --name "Anna Andersson" --eid FAIL:USER_CANCEL --no-kyc\n  npm run cli -- users put 199001011239 --name "Anna Andersson" --credit-decision REJECTED --url http://localhost:3000',
     )
-    .action(async (personalNumber: string, options) => {
+    .action(async (personalNumber: string, options: PutUserOptions) => {
       exitCode = await usersCommands.put(personalNumber, options, io);
     });
 
@@ -193,7 +193,7 @@ Examples:
       .option('--account-number <digits>', 'clearing and account number, 8 to 15 digits'),
   )
     .addHelpText('after', '\nExamples:\n  npm run cli -- users open-account 199001011239 --name Lönekonto --currency SEK --balance 25000\n  npm run cli -- users open-account 199001011239 --name Sparkonto --currency SEK --balance 0 --account-number 92500000019')
-    .action(async (personalNumber: string, options) => {
+    .action(async (personalNumber: string, options: OpenAccountOptions) => {
       exitCode = await usersCommands.openAccount(personalNumber, options, io);
     });
 

@@ -3,7 +3,7 @@ import type { AccountDto } from '@app/savings';
 import { type TransportOptions, withAdminClient } from './admin-transport';
 import type { CliIo } from './cli-io';
 
-interface OutputOptions extends TransportOptions {
+export interface OutputOptions extends TransportOptions {
   json?: boolean;
 }
 

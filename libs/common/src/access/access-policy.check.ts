@@ -38,6 +38,6 @@ export class AccessPolicyCheck implements OnApplicationBootstrap {
 function route(controller: object, handler: object): string {
   const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod] ?? 'GET';
   const paths = [Reflect.getMetadata(PATH_METADATA, controller), Reflect.getMetadata(PATH_METADATA, handler)] as unknown[];
-  const path = paths.flatMap((p) => (Array.isArray(p) ? p[0] : p) ?? []).map(String).map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+  const path = paths.flatMap((p) => (Array.isArray(p) ? (p[0] as unknown) : p) ?? []).map(String).map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
   return `${method} /${path}`;
 }

@@ -8,13 +8,13 @@ function fakeRepository(initial: ClockState = REAL_TIME) {
   let row = initial;
   const calls = { read: 0 };
   const repository = {
-    read: async () => {
+    read: () => {
       calls.read++;
-      return row;
+      return Promise.resolve(row);
     },
-    set: async (sandboxNowAt: Date, realNow: Date, frozen: boolean) => (row = { sandboxAnchor: sandboxNowAt, realAnchor: realNow, frozen }),
-    advance: async () => row,
-    reset: async () => (row = REAL_TIME),
+    set: (sandboxNowAt: Date, realNow: Date, frozen: boolean) => Promise.resolve((row = { sandboxAnchor: sandboxNowAt, realAnchor: realNow, frozen })),
+    advance: () => Promise.resolve(row),
+    reset: () => Promise.resolve((row = REAL_TIME)),
     /** Another instance changes the row behind our back. */
     replace: (state: ClockState) => (row = state),
   };

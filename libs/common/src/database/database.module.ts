@@ -1,13 +1,13 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationInterface, MixedList } from 'typeorm';
 import { SandboxConfig } from '../config/sandbox-config';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { TypeOrmLogger } from './typeorm-logger';
 
 export interface DatabaseModuleOptions {
   /** Migration classes in order (imported, never globbed, so the build emits them as files). */
-  migrations: MixedList<Function>;
+  migrations: MixedList<new () => MigrationInterface>;
 }
 
 /** A key for pg_advisory_lock: several instances starting together migrate one at a time. */

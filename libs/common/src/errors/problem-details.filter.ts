@@ -73,7 +73,7 @@ export function toProblem(exception: unknown): Problem {
 }
 
 function httpExceptionMessage(exception: HttpException): string {
-  const status = exception.getStatus();
+  const status: HttpStatus = exception.getStatus();
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return 'The request body is larger than the limit of 1 MB.';
   if (status === HttpStatus.NOT_FOUND) return 'No route matches this method and path.';
   if (exception.cause instanceof SyntaxError) return `The request body is not valid JSON: ${exception.cause.message}`;

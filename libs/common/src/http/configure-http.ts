@@ -32,7 +32,7 @@ export function configureHttp(app: INestApplication): void {
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
-  answerClientErrors(app.getHttpServer());
+  answerClientErrors(express.getHttpServer());
   // The request id first: answers given before routing carry X-Request-Id too (contract §14).
   express.use((req: Request, res: Response, next: NextFunction) => {
     assignRequestId(req, res);

@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { queryName, redactUrl, serializeError } from './log-redaction';

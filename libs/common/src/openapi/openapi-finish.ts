@@ -129,7 +129,8 @@ function defaultsIntoDescriptions(document: OpenAPIObject, roots: unknown[]): vo
     for (const property of Object.values((node.properties as Record<string, Json> | undefined) ?? {})) {
       if (property && 'default' in property) {
         const text = `Default: ${JSON.stringify(property.default)}.`;
-        property.description = property.description ? `${String(property.description).replace(/\.?$/, '.')} ${text}` : text;
+        const description = property.description as string | undefined;
+        property.description = description ? `${description.replace(/\.?$/, '.')} ${text}` : text;
         delete property.default;
       }
     }

@@ -1,4 +1,5 @@
 import { hashSecret } from '@app/common';
+import { expect } from '@jest/globals';
 import type { EidBehaviour } from '../eid-catalogue';
 import { EidOrderEntity } from './eid-order.entity';
 import type { EidChannel, EidOrderKind } from './eid-order-status';

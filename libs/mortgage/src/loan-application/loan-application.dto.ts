@@ -59,6 +59,7 @@ export class SupplementaryDocumentDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
   @Matches(/^[^/\\\u0000-\u001f]+$/, { message: 'file_name must be a file name without a path' })
   file_name: string;
 
