@@ -8,13 +8,7 @@ import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
 import { UnknownLoanApplication, WrongMortgageState } from '../mortgage.errors';
 import { LoanApplicationEntity } from './loan-application.entity';
-import type {
-  CreateLoanApplicationDto,
-  LoanApplicationCreatedDto,
-  LoanApplicationStatusDto,
-  SupplementaryDocumentDto,
-  SupplementaryDocumentReceiptDto,
-} from './loan-application.dto';
+import type { CreateLoanApplicationDto, LoanApplicationCreatedDto, LoanApplicationStatusDto, SupplementaryDocumentDto, SupplementaryDocumentReceiptDto } from './loan-application.dto';
 import { LoanApplicationRepository } from './loan-application.repository';
 import { ACCEPTS_DOCUMENTS, LOAN_APPLICATION_LIFECYCLE } from './loan-application-status';
 
