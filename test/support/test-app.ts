@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { configureHttp, OpenApiDocument, SandboxClock } from '@app/common';
+import { configureHttp, DEFAULT_SANDBOX_ID, OpenApiDocument, SandboxClock, SandboxContext } from '@app/common';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
@@ -120,7 +120,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logs: fileLogs,
     admin,
     clock: testClock(admin, options.frozenAt ?? BASE_TIME),
-    get: (token) => app.get(token),
+    get: (token) => asDefaultSandbox(app.get(token)),
     listen: async () => {
       await app.listen(0, '127.0.0.1');
       const { port } = app.getHttpServer().address() as AddressInfo;
@@ -131,8 +131,26 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!options.db) await db.drop();
     },
   };
-  if (!options.keepClock) await app.get(SandboxClock).set(new Date(options.frozenAt ?? BASE_TIME), options.frozenAt !== undefined);
+  if (!options.keepClock) await asDefaultSandbox(app.get(SandboxClock)).set(new Date(options.frozenAt ?? BASE_TIME), options.frozenAt !== undefined);
   return testApp;
+}
+
+/**
+ * A provider whose methods run in the default sandbox's context unless the test entered one: a
+ * test that calls a service directly acts as the default sandbox, as a request to the root paths
+ * would (contract §13).
+ */
+function asDefaultSandbox<T>(instance: T): T {
+  if (typeof instance !== 'object' || instance === null) return instance;
+  return new Proxy(instance, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...a: unknown[]) => unknown;
+      // A test that entered a sandbox itself (SandboxContext.run) keeps it.
+      return (...args: unknown[]) => (SandboxContext.active ? method.apply(target, args) : SandboxContext.run(DEFAULT_SANDBOX_ID, () => method.apply(target, args)));
+    },
+  });
 }
 
 /**

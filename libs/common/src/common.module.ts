@@ -10,6 +10,7 @@ import { Clock } from './clock/clock';
 import { ClockRepository } from './clock/clock.repository';
 import { SandboxClock } from './clock/sandbox-clock';
 import { SandboxClockEntity } from './clock/sandbox-clock.entity';
+import { SandboxDb } from './sandbox/sandbox-db';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
@@ -24,7 +25,7 @@ import { JobRunner } from './jobs/job-runner';
 import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
 
 /**
- * The shared kernel every lib relies on: the sandbox clock, the job runner, the deny-by-default
+ * The shared kernel every lib relies on: the sandbox data access (SandboxDb), the sandbox clock, the job runner, the deny-by-default
  * guard with the admin policy, the problem-details filter, the strict validation pipe and health.
  * Needs SandboxConfigModule, LoggingModule and DatabaseModule beside it (AppModule wires them).
  */
@@ -33,6 +34,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
   imports: [ScheduleModule.forRoot(), DiscoveryModule, TypeOrmModule.forFeature([SandboxClockEntity])],
   controllers: [HealthController],
   providers: [
+    SandboxDb,
     ClockRepository,
     SandboxClock,
     { provide: Clock, useExisting: SandboxClock },
@@ -52,7 +54,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
-  exports: [OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [SandboxDb, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { entityRows, returnedRows } from '@app/common';
+import { returnedRows, SandboxDb } from '@app/common';
 import { EnterpriseAuthorizationEntity, EnterpriseTokenEntity } from './enterprise.entities';
 
 /** A token's grant: its row without the hash and issue time. */
@@ -13,27 +11,27 @@ export type EnterpriseAuthorization = Omit<EnterpriseAuthorizationEntity, 'clien
 /** Enterprise tokens and pending authorizations (bank §4.6); codes and tokens as their SHA-256 only. */
 @Injectable()
 export class EnterpriseTokenRepository {
-  private readonly tokens = entityRows(this.dataSource, EnterpriseTokenEntity, ['tokenHash', 'issuedAt']);
-  private readonly authorizations = entityRows(this.dataSource, EnterpriseAuthorizationEntity, ['clientId', 'autostartTokenHash']);
+  private readonly tokens = this.db.rows(EnterpriseTokenEntity, ['tokenHash', 'issuedAt']);
+  private readonly authorizations = this.db.rows(EnterpriseAuthorizationEntity, ['clientId', 'autostartTokenHash']);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
   async insertToken(tokenHash: string, token: EnterpriseToken, issuedAt: Date): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO enterprise_token (token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    await this.db.query(
+      `INSERT INTO enterprise_token (sandbox_id, token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt],
     );
   }
 
   /** One indexed read per call made with an enterprise token. */
   async findToken(tokenHash: string): Promise<EnterpriseToken | null> {
-    return this.tokens.first(await this.dataSource.query(`SELECT ${this.tokens.select()} FROM enterprise_token WHERE token_hash = $1`, [tokenHash]));
+    return this.tokens.first(await this.db.query(`SELECT ${this.tokens.select()} FROM enterprise_token WHERE sandbox_id = $1 AND token_hash = $2`, [tokenHash]));
   }
 
   async insertAuthorization(authorization: EnterpriseAuthorizationEntity): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO enterprise_authorization (pending_code_hash, partner_id, client_id, personal_number, scopes, autostart_token_hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    await this.db.query(
+      `INSERT INTO enterprise_authorization (sandbox_id, pending_code_hash, partner_id, client_id, personal_number, scopes, autostart_token_hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         authorization.pendingCodeHash,
         authorization.partnerId,
@@ -48,7 +46,7 @@ export class EnterpriseTokenRepository {
 
   async findAuthorization(pendingCodeHash: string, partnerId: string): Promise<EnterpriseAuthorization | null> {
     return this.authorizations.first(
-      await this.dataSource.query(`SELECT ${this.authorizations.select()} FROM enterprise_authorization WHERE pending_code_hash = $1 AND partner_id = $2`, [
+      await this.db.query(`SELECT ${this.authorizations.select()} FROM enterprise_authorization WHERE sandbox_id = $1 AND pending_code_hash = $2 AND partner_id = $3`, [
         pendingCodeHash,
         partnerId,
       ]),
@@ -59,8 +57,8 @@ export class EnterpriseTokenRepository {
   async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     return (
       returnedRows(
-        await this.dataSource.query(
-          `UPDATE enterprise_authorization SET exchanged_at = $2 WHERE pending_code_hash = $1 AND exchanged_at IS NULL RETURNING 1`,
+        await this.db.query(
+          `UPDATE enterprise_authorization SET exchanged_at = $3 WHERE sandbox_id = $1 AND pending_code_hash = $2 AND exchanged_at IS NULL RETURNING 1`,
           [pendingCodeHash, now],
         ),
       ).length === 1

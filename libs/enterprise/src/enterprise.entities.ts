@@ -1,10 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 export type EnterpriseTokenKind = 'client_credentials' | 'end_user';
 
 /** An enterprise token (bank §4.6): only its SHA-256 kept, bound to the partner, the user (end_user) and scopes. */
 @Entity({ name: 'enterprise_token' })
 export class EnterpriseTokenEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash: string;
 
@@ -30,6 +35,10 @@ export class EnterpriseTokenEntity {
 /** A pending end-user authorization, known by its pending code's SHA-256 (hashUuidSecret). */
 @Entity({ name: 'enterprise_authorization' })
 export class EnterpriseAuthorizationEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'pending_code_hash', type: 'char', length: 64 })
   pendingCodeHash: string;
 

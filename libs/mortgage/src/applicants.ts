@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { formatUtcSeconds, type PersonalNumber, PersonalNumberReader, ValidationFailed } from '@app/common';
 import { type CreditDecision, UserService } from '@app/directory';
 import { type Participant, type ParticipantSigned, ParticipantService, SigningCompletions, type SigningProcess } from '@app/signing';
@@ -41,12 +40,12 @@ export class Applicants {
   }
 
   /** Registers the applicants as the process's signing participants, the main applicant first. */
-  registerSigners(process: SigningProcess, applicants: Applicant[], manager?: EntityManager): Promise<Participant[]> {
-    return this.participants.register(process, applicants.map((a) => a.personal_number), manager);
+  registerSigners(process: SigningProcess, applicants: Applicant[]): Promise<Participant[]> {
+    return this.participants.register(process, applicants.map((a) => a.personal_number));
   }
 
-  signers(process: Omit<SigningProcess, 'partnerId'>, manager?: EntityManager): Promise<Participant[]> {
-    return this.participants.list(process, manager);
+  signers(process: Omit<SigningProcess, 'partnerId'>): Promise<Participant[]> {
+    return this.participants.list(process);
   }
 
   /** Sandbox only: the participant signs now (no eid order), as PUT …/sign-bankid/… simulates. */
@@ -55,7 +54,7 @@ export class Applicants {
   }
 
   /** Calls `handler` in the signing's transaction whenever an applicant of a process of this kind signs. */
-  onSigned(kind: string, handler: (event: ParticipantSigned, manager: EntityManager) => Promise<void>): void {
+  onSigned(kind: string, handler: (event: ParticipantSigned) => Promise<void>): void {
     this.completions.onParticipantSigned(kind, handler);
   }
 }

@@ -1,6 +1,6 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataDirLocked, DomainError, PersonalNumberReader, StrictValidationPipe, toProblem } from '@app/common';
+import { DataDirLocked, DEFAULT_SANDBOX_ID, DomainError, PersonalNumberReader, SandboxContext, StrictValidationPipe, toProblem } from '@app/common';
 import {
   AdminClockService,
   AdminUsersService,
@@ -91,7 +91,8 @@ export class DatabaseAdminClient implements AdminClient {
   private async use<S, T>(service: Type<S>, work: (instance: S) => Promise<T>): Promise<T> {
     const app = await this.context();
     try {
-      return await work(app.get(service));
+      // The CLI administers the default sandbox (a --sandbox option comes with the sandbox lifecycle).
+      return await SandboxContext.run(DEFAULT_SANDBOX_ID, () => work(app.get(service)));
     } catch (error) {
       throw refusal(error);
     }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { Scope } from '../scopes';
 
 export const START_MODES = ['AUTO_START', 'QR_CODE'] as const;
@@ -13,6 +14,10 @@ export type AuthFlow = (typeof AUTH_FLOWS)[number];
  */
 @Entity({ name: 'psd2_authorization' })
 export class Psd2AuthorizationEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   /** SHA-256 of the pending code (hashUuidSecret): the code itself is shown once, by the start call. */
   @PrimaryColumn({ name: 'pending_code_hash', type: 'char', length: 64 })
   pendingCodeHash: string;

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { returnedRows } from '@app/common';
+import { returnedRows, SandboxCache, SandboxClock, SandboxDb } from '@app/common';
 import { Psd2AuthorizationEntity, type StartMode } from './psd2-authorization.entity';
 
 /** What never changes about an authentication once started: safe to keep in process memory. */
@@ -12,13 +10,17 @@ export interface AuthorizationRef {
   startMode: StartMode;
 }
 
-const CACHE_CAPACITY = 10_000;
-
 @Injectable()
 export class Psd2AuthorizationRepository {
-  private readonly refs = new Map<string, AuthorizationRef>();
+  /** Per sandbox and generation: a code's hash is only meaningful in its own sandbox. */
+  private readonly refs: SandboxCache<AuthorizationRef>;
 
-  constructor(@InjectRepository(Psd2AuthorizationEntity) private readonly authorizations: Repository<Psd2AuthorizationEntity>) {}
+  constructor(
+    private readonly db: SandboxDb,
+    clock: SandboxClock,
+  ) {
+    this.refs = new SandboxCache(clock);
+  }
 
   /**
    * The immutable part of an authentication, read once per instance: status polls of AUTO_START
@@ -31,18 +33,17 @@ export class Psd2AuthorizationRepository {
     const found = await this.findOwned(pendingCodeHash, tppId);
     if (!found) return null;
     const ref = { pendingCodeHash, tppId, eidOrderId: found.eidOrderId, startMode: found.startMode };
-    if (this.refs.size >= CACHE_CAPACITY) this.refs.delete(this.refs.keys().next().value as string);
     this.refs.set(pendingCodeHash, ref);
     return ref;
   }
 
   async insert(authorization: Psd2AuthorizationEntity): Promise<void> {
-    await this.authorizations.insert(authorization);
+    await this.db.insert(Psd2AuthorizationEntity, authorization);
   }
 
   /** By the pending code's SHA-256 (hashUuidSecret). */
   findOwned(pendingCodeHash: string, tppId: string): Promise<Psd2AuthorizationEntity | null> {
-    return this.authorizations.findOneBy({ pendingCodeHash, tppId });
+    return this.db.findOneBy(Psd2AuthorizationEntity, { pendingCodeHash, tppId });
   }
 
   /**
@@ -53,9 +54,9 @@ export class Psd2AuthorizationRepository {
    */
   async recordQrPoll(pendingCodeHash: string): Promise<boolean> {
     const rows = returnedRows(
-      await this.authorizations.manager.query(
+      await this.db.query(
         `UPDATE psd2_authorization SET last_polled_at = clock_timestamp()
-          WHERE pending_code_hash = $1
+          WHERE sandbox_id = $1 AND pending_code_hash = $2
             AND (last_polled_at IS NULL
                  OR last_polled_at <= clock_timestamp() - interval '1 second'
                  OR last_polled_at > clock_timestamp()) -- a sandbox-clock time written before the rule moved to real time
@@ -69,8 +70,8 @@ export class Psd2AuthorizationRepository {
   /** Marks the code used; false when it already was (single use, atomic). */
   async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     const rows = returnedRows(
-      await this.authorizations.manager.query(
-        `UPDATE psd2_authorization SET exchanged_at = $2 WHERE pending_code_hash = $1 AND exchanged_at IS NULL RETURNING 1`,
+      await this.db.query(
+        `UPDATE psd2_authorization SET exchanged_at = $3 WHERE sandbox_id = $1 AND pending_code_hash = $2 AND exchanged_at IS NULL RETURNING 1`,
         [pendingCodeHash, now],
       ),
     );

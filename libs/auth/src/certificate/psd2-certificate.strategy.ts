@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
 import { tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
 import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
@@ -16,13 +16,19 @@ export const CERTIFICATE_HEADER = 'x-psd2-client-test-cert';
 export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PSD2_CERTIFICATE_STRATEGY;
   private readonly certificates = new CertificateCache();
-  /** identifier → TPP id never changes once registered, so every instance may remember it. */
-  private readonly known = new Map<string, TppRef>();
+  /**
+   * identifier → TPP id never changes once registered in a sandbox, so every instance may remember
+   * it, per sandbox and generation (the parsed certificate itself is no sandbox's: its cache is global).
+   */
+  private readonly known: SandboxCache<TppRef>;
 
   constructor(
     private readonly tpps: TppRegistry,
     private readonly registry: AccessStrategyRegistry,
-  ) {}
+    clock: SandboxClock,
+  ) {
+    this.known = new SandboxCache(clock);
+  }
 
   onModuleInit(): void {
     this.registry.register(this);
@@ -53,7 +59,6 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
     if (!tpp) {
       const registered = await this.tpps.identify(certificate);
       tpp = { id: registered.id, identifier: registered.identifier };
-      if (this.known.size >= 10_000) this.known.clear();
       this.known.set(identifier, tpp);
     }
     return tpp;

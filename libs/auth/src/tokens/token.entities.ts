@@ -1,10 +1,15 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { Scope } from '../scopes';
 import type { TokenKind } from './token-kinds';
 
 /** An access token: opaque to the client, only its SHA-256 kept, bound to TPP, user, scopes and kind. */
 @Entity({ name: 'psd2_access_token' })
 export class Psd2AccessTokenEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash: string;
 
@@ -30,6 +35,10 @@ export class Psd2AccessTokenEntity {
 /** A PSU's consent to a TPP, valid 180 days (bank §5.3); refresh stops working once it lapses. */
 @Entity({ name: 'psd2_consent' })
 export class Psd2ConsentEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -52,6 +61,10 @@ export class Psd2ConsentEntity {
 /** A refresh token of the authorize flow: 180 days, 4 uses per Stockholm calendar day (bank §5.5). */
 @Entity({ name: 'psd2_refresh_token' })
 export class Psd2RefreshTokenEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash: string;
 

@@ -1,23 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { entityRows } from '../database/entity-rows';
+import { SandboxDb } from '../sandbox/sandbox-db';
 import { ClockState } from './clock-state';
 import { SandboxClockEntity } from './sandbox-clock.entity';
 
-/** The single sandbox_clock row (id 1, created by the migration). Every change is one statement. */
+/** The clock row read together with its sandbox's generation (bumped by reset and delete). */
+export interface SandboxRead extends ClockState {
+  generation: string;
+}
+
+/** The context's sandbox's sandbox_clock row (one per sandbox, contract §6/§13). Every change is one statement. */
 @Injectable()
 export class ClockRepository {
-  private readonly rows = entityRows(this.dataSource, SandboxClockEntity, ['id']);
+  private readonly rows = this.db.rows(SandboxClockEntity);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
-  async read(): Promise<ClockState> {
-    return this.state(await this.dataSource.query(`SELECT ${this.rows.select()} FROM sandbox_clock WHERE id = 1`));
+  async read(): Promise<SandboxRead> {
+    const result = await this.db.query(
+      `SELECT ${this.rows.select('c')}, s.generation::text AS generation
+         FROM sandbox_clock c JOIN sandbox s ON s.id = c.sandbox_id
+        WHERE c.sandbox_id = $1`,
+    );
+    const row = (result as Array<{ generation: string }>)[0];
+    return { ...this.state(result), generation: row.generation };
   }
 
   async set(sandboxNow: Date, realNow: Date, frozen: boolean): Promise<ClockState> {
     return this.write(
-      `UPDATE sandbox_clock SET sandbox_anchor = $1, real_anchor = $2, frozen = $3 WHERE id = 1
+      `UPDATE sandbox_clock SET sandbox_anchor = $2, real_anchor = $3, frozen = $4 WHERE sandbox_id = $1
        RETURNING ${this.rows.select()}`,
       [sandboxNow, realNow, frozen],
     );
@@ -28,10 +38,10 @@ export class ClockRepository {
     return this.write(
       `UPDATE sandbox_clock
           SET sandbox_anchor = COALESCE(
-                sandbox_anchor + CASE WHEN frozen THEN interval '0' ELSE $1::timestamptz - real_anchor END,
-                $1::timestamptz) + make_interval(secs => $2),
-              real_anchor = $1
-        WHERE id = 1
+                sandbox_anchor + CASE WHEN frozen THEN interval '0' ELSE $2::timestamptz - real_anchor END,
+                $2::timestamptz) + make_interval(secs => $3),
+              real_anchor = $2
+        WHERE sandbox_id = $1
         RETURNING ${this.rows.select()}`,
       [realNow, seconds],
     );
@@ -39,17 +49,17 @@ export class ClockRepository {
 
   async reset(): Promise<ClockState> {
     return this.write(
-      `UPDATE sandbox_clock SET sandbox_anchor = NULL, real_anchor = NULL, frozen = false WHERE id = 1
+      `UPDATE sandbox_clock SET sandbox_anchor = NULL, real_anchor = NULL, frozen = false WHERE sandbox_id = $1
        RETURNING ${this.rows.select()}`,
       [],
     );
   }
 
   private async write(sql: string, parameters: unknown[]): Promise<ClockState> {
-    return this.state(await this.dataSource.query(sql, parameters));
+    return this.state(await this.db.query(sql, parameters));
   }
 
-  /** The row always exists: the migration created it. */
+  /** The row exists for every sandbox: the migration (and later sandbox creation) writes it. */
   private state(result: unknown): ClockState {
     return this.rows.first(result) as ClockState;
   }

@@ -1,10 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The one sandbox_clock row (id 1, created by the migration): the ClockState of contract §6. */
+/** One sandbox_clock row per sandbox: the ClockState of contract §6. */
 @Entity({ name: 'sandbox_clock' })
 export class SandboxClockEntity {
-  @PrimaryColumn({ type: 'smallint' })
-  id: number;
+  @PrimaryColumn({ name: 'sandbox_id', type: 'text' })
+  sandboxId: string;
 
   @Column({ name: 'sandbox_anchor', type: 'timestamptz', nullable: true })
   sandboxAnchor: Date | null;

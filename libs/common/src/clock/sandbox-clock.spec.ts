@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
+import { SandboxContext } from '../sandbox/sandbox-context';
 import { SandboxClock } from './sandbox-clock';
 
 /** A repository that holds the row in memory and counts reads. */
@@ -21,18 +22,23 @@ function fakeRepository(initial: ClockState = REAL_TIME) {
   return { repository, calls };
 }
 
+/** Each case runs as one sandbox, as a request or a job run does (contract §13). */
+const inDefault = (body: () => Promise<void> | void) => async () => {
+  await SandboxContext.run('default', body);
+};
+
 describe(SandboxClock.name, () => {
   afterEach(() => jest.useRealTimers());
 
-  it('computes now = sandbox_anchor + (frozen ? 0 : real now − real_anchor) (contract §6)', () => {
+  it('computes now = sandbox_anchor + (frozen ? 0 : real now − real_anchor) (contract §6)', inDefault(() => {
     const anchor = new Date('2026-11-24T09:00:00Z');
     const real = new Date('2030-01-01T00:00:00Z');
     expect(sandboxNow({ sandboxAnchor: anchor, realAnchor: real, frozen: false }, real.getTime() + 5000).toISOString()).toBe('2026-11-24T09:00:05.000Z');
     expect(sandboxNow({ sandboxAnchor: anchor, realAnchor: real, frozen: true }, real.getTime() + 5000).toISOString()).toBe('2026-11-24T09:00:00.000Z');
     expect(sandboxNow(REAL_TIME, 1234).getTime()).toBe(1234);
-  });
+  }));
 
-  it('reads the row at most once within 900 ms, so other instances see a change within a second (contract §6)', async () => {
+  it('reads the row at most once within 900 ms, so other instances see a change within a second (contract §6)', inDefault(async () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: new Date('2026-11-24T09:00:00Z') });
     const { repository, calls } = fakeRepository();
     const clock = new SandboxClock(repository as unknown as ClockRepository);
@@ -47,16 +53,16 @@ describe(SandboxClock.name, () => {
     await clock.sync();
     expect(calls.read).toBe(2);
     expect(clock.now().toISOString()).toBe('2020-01-01T00:00:00.000Z');
-  });
+  }));
 
-  it('shares one read among concurrent callers', async () => {
+  it('shares one read among concurrent callers', inDefault(async () => {
     const { repository, calls } = fakeRepository();
     const clock = new SandboxClock(repository as unknown as ClockRepository);
     await Promise.all([clock.sync(), clock.sync(), clock.sync()]);
     expect(calls.read).toBe(1);
-  });
+  }));
 
-  it('sees its own change at once, without waiting for a re-read (contract §6)', async () => {
+  it('sees its own change at once, without waiting for a re-read (contract §6)', inDefault(async () => {
     const { repository, calls } = fakeRepository();
     const clock = new SandboxClock(repository as unknown as ClockRepository);
     await clock.sync();
@@ -65,9 +71,9 @@ describe(SandboxClock.name, () => {
     expect(calls.read).toBe(1);
     expect(clock.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
     expect(clock.frozen).toBe(true);
-  });
+  }));
 
-  it('ignores a read that started before its own later change', async () => {
+  it('ignores a read that started before its own later change', inDefault(async () => {
     const { repository } = fakeRepository();
     let release: (state: ClockState) => void = () => undefined;
     const slowRead = new Promise<ClockState>((resolve) => (release = resolve));
@@ -77,5 +83,29 @@ describe(SandboxClock.name, () => {
     release(REAL_TIME);
     await reading;
     expect(clock.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  }));
+
+  it('keeps one clock per sandbox: moving one moves nothing in another (contract §6, §13)', async () => {
+    const rows = new Map<string, ClockState>();
+    const repository = {
+      read: () => Promise.resolve({ ...(rows.get(SandboxContext.sandboxId) ?? REAL_TIME), generation: '1' }),
+      set: (at: Date, realNow: Date, frozen: boolean) => {
+        const state = { sandboxAnchor: at, realAnchor: realNow, frozen };
+        rows.set(SandboxContext.sandboxId, state);
+        return Promise.resolve(state);
+      },
+    };
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    await SandboxContext.run('a', () => clock.set(new Date('2020-01-01T00:00:00Z'), true));
+    await SandboxContext.run('b', () => clock.sync());
+    expect(SandboxContext.run('a', () => clock.now().toISOString())).toBe('2020-01-01T00:00:00.000Z');
+    expect(SandboxContext.run('b', () => clock.frozen)).toBe(false);
+    expect(Math.abs(SandboxContext.run('b', () => clock.now().getTime()) - Date.now())).toBeLessThan(1000);
+  });
+
+  it('throws outside any sandbox context rather than read the default sandbox clock (contract §13)', () => {
+    const { repository } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    expect(() => clock.now()).toThrow(/No sandbox context/);
   });
 });

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { SandboxGenerations } from '../sandbox/sandbox-cache';
+import { SandboxContext } from '../sandbox/sandbox-context';
 import { Clock } from './clock';
 import { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
@@ -6,42 +8,60 @@ import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 /** Other instances see a change within this long (contract §6: within one second). */
 const MAX_STALENESS_MS = 900;
 
+/** This instance's copy of one sandbox's clock row and generation. */
+class CachedSandbox {
+  state: ClockState = REAL_TIME;
+  generation = '0';
+  readAtMs = Number.NEGATIVE_INFINITY;
+  inFlight: Promise<void> | null = null;
+  /** Orders reads and changes: an answer older than the one adopted is dropped. */
+  issued = 0;
+  adopted = 0;
+}
+
 /**
- * The sandbox clock of contract §6. `now()` is synchronous and computed from a cached copy of the
- * clock row; `sync()` refreshes the copy when it is older than MAX_STALENESS_MS and is called at the
- * start of every request and job run, so idle instances cost the database nothing. The instance that
- * changes the clock adopts the new row at once.
+ * The sandbox clock of contract §6, one per sandbox (§13): every method acts on the context's
+ * sandbox (SandboxContext), and throws outside one. `now()` is synchronous and computed from a
+ * cached copy of that sandbox's clock row; `sync()` refreshes the copy when it is older than
+ * MAX_STALENESS_MS and is called at the start of every request and job run, so idle instances
+ * cost the database nothing. The instance that changes a clock adopts the new row at once. The
+ * same read brings the sandbox's generation, which keys the in-process caches (SandboxCache).
  */
 @Injectable()
-export class SandboxClock extends Clock {
-  private state: ClockState = REAL_TIME;
-  private readAtMs = Number.NEGATIVE_INFINITY;
-  private inFlight: Promise<void> | null = null;
-  /** Orders reads and changes: an answer older than the one adopted is dropped. */
-  private issued = 0;
-  private adopted = 0;
+export class SandboxClock extends Clock implements SandboxGenerations {
+  private readonly sandboxes = new Map<string, CachedSandbox>();
 
   constructor(private readonly repository: ClockRepository) {
     super();
   }
 
   now(): Date {
-    return sandboxNow(this.state, Date.now());
+    return sandboxNow(this.cached().state, Date.now());
   }
 
   get frozen(): boolean {
-    return this.state.frozen;
+    return this.cached().state.frozen;
+  }
+
+  get generation(): string {
+    return this.cached().generation;
   }
 
   /** Re-reads the clock row if the cached copy may be stale; concurrent callers share one read. */
   async sync(): Promise<void> {
-    if (Date.now() - this.readAtMs < MAX_STALENESS_MS) return;
-    this.inFlight ??= this.refresh().finally(() => (this.inFlight = null));
-    return this.inFlight;
+    const cached = this.cached();
+    if (Date.now() - cached.readAtMs < MAX_STALENESS_MS) return;
+    cached.inFlight ??= this.refresh().finally(() => (cached.inFlight = null));
+    return cached.inFlight;
   }
 
   refresh(): Promise<void> {
-    return this.adopt(() => this.repository.read());
+    return this.adopt(async () => {
+      const read = await this.repository.read();
+      // A read brings the generation; a change (set, advance, reset) keeps the last one read.
+      if (read.generation !== undefined) this.cached().generation = read.generation;
+      return read;
+    });
   }
 
   set(now: Date, frozen: boolean): Promise<void> {
@@ -56,14 +76,26 @@ export class SandboxClock extends Clock {
     return this.adopt(() => this.repository.reset());
   }
 
+  /** The context's sandbox's copy (real time until first read). */
+  private cached(): CachedSandbox {
+    const { sandboxId } = SandboxContext.current();
+    let cached = this.sandboxes.get(sandboxId);
+    if (!cached) {
+      cached = new CachedSandbox();
+      this.sandboxes.set(sandboxId, cached);
+    }
+    return cached;
+  }
+
   private async adopt(operation: (realNow: Date) => Promise<ClockState>): Promise<void> {
-    const ticket = ++this.issued;
+    const cached = this.cached();
+    const ticket = ++cached.issued;
     const realNowMs = Date.now();
     const state = await operation(new Date(realNowMs));
     // A slow read that began before a later change of ours must not undo it.
-    if (ticket < this.adopted) return;
-    this.adopted = ticket;
-    this.state = state;
-    this.readAtMs = realNowMs;
+    if (ticket < cached.adopted) return;
+    cached.adopted = ticket;
+    cached.state = state;
+    cached.readAtMs = realNowMs;
   }
 }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityMetadata, EntityTarget } from 'typeorm';
+import { SANDBOX_ID_COLUMN } from '../sandbox/sandbox-column';
 import { returnedRows } from './returned-rows';
 
 /** One column of the select list: how to read it, and where its value goes. */
@@ -23,7 +24,8 @@ export class EntityRows<T extends object> {
 
   constructor(metadata: EntityMetadata, omit: readonly PropertyKey[] = []) {
     const driver = metadata.connection.driver;
-    const columns = metadata.columns.filter((column) => !omit.includes(column.propertyName));
+    // The sandbox column is SandboxDb's business: statements bind it, no entity reads it.
+    const columns = metadata.columns.filter((column) => !omit.includes(column.propertyName) && column.databaseName !== SANDBOX_ID_COLUMN);
     for (const column of columns) {
       if (column.embeddedMetadata || column.relationMetadata || column.isVirtual) {
         throw new Error(`EntityRows(${metadata.name}): ${column.propertyName} is not a plain column`);

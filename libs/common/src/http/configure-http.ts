@@ -9,6 +9,8 @@ import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
+import { enterRequestSandbox, resolveRequestSandbox, sandboxOfRequest } from '../sandbox/request-sandbox';
+import { SandboxContext } from '../sandbox/sandbox-context';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -33,15 +35,17 @@ export function configureHttp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   answerClientErrors(express.getHttpServer());
-  // The request id first: answers given before routing carry X-Request-Id too (contract §14).
+  // The request id and the request's sandbox first: answers given before routing carry X-Request-Id too (contract §14).
   express.use((req: Request, res: Response, next: NextFunction) => {
     assignRequestId(req, res);
+    resolveRequestSandbox(req);
     next();
   });
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
-    gates.pass(req, res).then(() => next(), next);
+    // The gates read the sandbox's clock; their context ends with them (the body parsers lose it).
+    SandboxContext.run(sandboxOfRequest(req), () => gates.pass(req, res)).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
@@ -50,5 +54,7 @@ export function configureHttp(app: INestApplication): void {
   express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
   express.use(refuseDeepBodies);
+  // From here on every handler runs in the request's sandbox (contract §13).
+  express.use(enterRequestSandbox);
   setupOpenApi(app);
 }

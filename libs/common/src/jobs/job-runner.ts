@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxConfig } from '../config/sandbox-config';
+import { DEFAULT_SANDBOX_ID, SandboxContext } from '../sandbox/sandbox-context';
 import { JobLeaseRepository } from './job-lease.repository';
 import { JobRegistry } from './job.registry';
 import { SandboxJob } from './sandbox-job';
@@ -114,8 +115,12 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     const renewal = setInterval(() => void this.renew(job.name), this.config.jobLeaseRenewMs);
     renewal.unref();
     try {
-      await this.clock.sync();
-      await job.run();
+      // Jobs serve the default sandbox for now; set-based runs over every sandbox come with the
+      // sandbox lifecycle (contract §13 Time and jobs).
+      await SandboxContext.run(DEFAULT_SANDBOX_ID, async () => {
+        await this.clock.sync();
+        await job.run();
+      });
     } catch (error) {
       this.logger.error({ err: error, job: job.name }, 'job failed');
       throw error;

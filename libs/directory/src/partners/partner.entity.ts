@@ -1,8 +1,13 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 /** A partner of the signing, mortgage and enterprise interfaces (contract §3, §8). */
 @Entity({ name: 'partner' })
 export class PartnerEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryGeneratedColumn('uuid')
   id: string;
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { hashSecret, newSecret } from '@app/common';
+import { hashSecret, newSecret, SandboxCache, SandboxClock } from '@app/common';
 import { PartnerKeyTaken } from '../directory.errors';
 import { IssuedPartner, Partner } from './partner';
 import { PartnerRepository } from './partner.repository';
@@ -9,17 +8,24 @@ import { PartnerRepository } from './partner.repository';
 @Injectable()
 export class PartnerService {
   /**
-   * Partners by key hash. A key never moves to another partner and partners are not removed, so every
-   * instance may remember what it has looked up: partner calls then cost no query for the caller.
+   * Partners by key hash, per sandbox and generation (the same key is legal in two sandboxes). A key
+   * never moves to another partner and partners are only removed with their sandbox (a new
+   * generation), so every instance may remember what it has looked up: partner calls then cost no
+   * query for the caller.
    */
-  private readonly known = new Map<string, Partner>();
+  private readonly known: SandboxCache<Partner>;
 
-  constructor(private readonly partners: PartnerRepository) {}
+  constructor(
+    private readonly partners: PartnerRepository,
+    clock: SandboxClock,
+  ) {
+    this.known = new SandboxCache(clock);
+  }
 
   /** A new partner with the given key (a partner's CI may want a known value) or a random one. */
-  async register(name: string, apiKey: string | undefined, manager?: EntityManager): Promise<IssuedPartner> {
+  async register(name: string, apiKey: string | undefined): Promise<IssuedPartner> {
     const key = apiKey ?? newSecret();
-    const partner = await this.partners.insert(name, hashSecret(key), manager);
+    const partner = await this.partners.insert(name, hashSecret(key));
     if (!partner) throw new PartnerKeyTaken();
     return { ...partner, apiKey: key };
   }
@@ -28,9 +34,9 @@ export class PartnerService {
    * The partner holding `apiKey`, registering it under `name` if none does (fixtures and the demo
    * partner are loaded again on every start without creating duplicates).
    */
-  async ensure(name: string, apiKey: string, manager?: EntityManager): Promise<IssuedPartner> {
+  async ensure(name: string, apiKey: string): Promise<IssuedPartner> {
     const hash = hashSecret(apiKey);
-    const partner = (await this.partners.insert(name, hash, manager)) ?? (await this.partners.findByKeyHash(hash, manager));
+    const partner = (await this.partners.insert(name, hash)) ?? (await this.partners.findByKeyHash(hash));
     if (!partner) throw new PartnerKeyTaken();
     return { ...partner, apiKey };
   }
@@ -41,10 +47,7 @@ export class PartnerService {
     const cached = this.known.get(hash);
     if (cached) return cached;
     const partner = await this.partners.findByKeyHash(hash);
-    if (partner) {
-      if (this.known.size >= 10_000) this.known.clear();
-      this.known.set(hash, partner);
-    }
+    if (partner) this.known.set(hash, partner);
     return partner;
   }
 }

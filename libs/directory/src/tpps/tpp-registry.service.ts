@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Tpp, TppIdentity, tppIdentifier, TppRef, TppSettings } from './tpp';
 import { TppRepository } from './tpp.repository';
 
@@ -21,7 +20,7 @@ export class TppRegistry {
   }
 
   /** Settings for the TPP with this organizationIdentifier, registering it if it is new. */
-  configure(organizationId: string, settings: TppSettings, manager?: EntityManager): Promise<Tpp> {
-    return this.tpps.configure(organizationId, settings.nonAuthenticatedTokenLifetimeS, manager);
+  configure(organizationId: string, settings: TppSettings): Promise<Tpp> {
+    return this.tpps.configure(organizationId, settings.nonAuthenticatedTokenLifetimeS);
   }
 }

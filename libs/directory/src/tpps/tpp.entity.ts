@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 /** Default lifetime of a non-authenticated token (bank §4.1, §8: 1800 s, per TPP). */
 export const DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S = 1800;
@@ -9,6 +10,10 @@ export const DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S = 1800;
  */
 @Entity({ name: 'tpp' })
 export class TppEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryGeneratedColumn('uuid')
   id: string;
 

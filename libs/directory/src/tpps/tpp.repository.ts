@@ -1,44 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { entityRows } from '@app/common';
+import { SandboxDb } from '@app/common';
 import { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S, TppEntity } from './tpp.entity';
 import { Tpp } from './tpp';
 
 @Injectable()
 export class TppRepository {
-  private readonly rows = entityRows(this.dataSource, TppEntity, ['createdAt']);
+  private readonly rows = this.db.rows(TppEntity, ['createdAt']);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
   /**
    * The TPP, registered with default settings if new. Known TPPs (every call but the first) cost one
    * indexed read and no write.
    */
-  async findOrRegister(identifier: string, manager: EntityManager = this.dataSource.manager): Promise<Tpp> {
-    const select = `SELECT ${this.rows.select()} FROM tpp WHERE identifier = $1`;
-    const known = this.rows.first(await manager.query(select, [identifier]));
+  async findOrRegister(identifier: string): Promise<Tpp> {
+    const select = `SELECT ${this.rows.select()} FROM tpp WHERE sandbox_id = $1 AND identifier = $2`;
+    const known = this.rows.first(await this.db.query(select, [identifier]));
     if (known) return known;
     const inserted = this.rows.first(
-      await manager.query(
-        `INSERT INTO tpp (identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2)
-         ON CONFLICT (identifier) DO NOTHING
+      await this.db.query(
+        `INSERT INTO tpp (sandbox_id, identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2, $3)
+         ON CONFLICT (sandbox_id, identifier) DO NOTHING
          RETURNING ${this.rows.select()}`,
         [identifier, DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S],
       ),
     );
     // A concurrent first call may have registered it between our read and insert.
-    return inserted ?? (this.rows.first(await manager.query(select, [identifier])) as Tpp);
+    return inserted ?? (this.rows.first(await this.db.query(select, [identifier])) as Tpp);
   }
 
-  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Tpp | null> {
-    return this.rows.first(await manager.query(`SELECT ${this.rows.select()} FROM tpp WHERE id = $1`, [id]));
+  async findById(id: string): Promise<Tpp | null> {
+    return this.rows.first(await this.db.query(`SELECT ${this.rows.select()} FROM tpp WHERE sandbox_id = $1 AND id = $2`, [id]));
   }
 
-  async configure(identifier: string, lifetimeS: number, manager: EntityManager = this.dataSource.manager): Promise<Tpp> {
-    const result: unknown = await manager.query(
-      `INSERT INTO tpp (identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2)
-       ON CONFLICT (identifier) DO UPDATE SET non_authenticated_token_lifetime_s = EXCLUDED.non_authenticated_token_lifetime_s
+  async configure(identifier: string, lifetimeS: number): Promise<Tpp> {
+    const result: unknown = await this.db.query(
+      `INSERT INTO tpp (sandbox_id, identifier, non_authenticated_token_lifetime_s) VALUES ($1, $2, $3)
+       ON CONFLICT (sandbox_id, identifier) DO UPDATE SET non_authenticated_token_lifetime_s = EXCLUDED.non_authenticated_token_lifetime_s
        RETURNING ${this.rows.select()}`,
       [identifier, lifetimeS],
     );

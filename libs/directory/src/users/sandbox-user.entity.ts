@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { EidBehaviour } from '@app/eid';
 
 export const CREDIT_DECISIONS = ['APPROVED', 'REJECTED'] as const;
@@ -7,6 +8,10 @@ export type CreditDecision = (typeof CREDIT_DECISIONS)[number];
 /** A sandbox PSU (contract §4): who can authenticate, sign and own accounts. */
 @Entity({ name: 'sandbox_user' })
 export class SandboxUserEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   /** 12 digits YYYYMMDDNNNC. */
   @PrimaryColumn({ name: 'personal_number', type: 'char', length: 12 })
   personalNumber: string;

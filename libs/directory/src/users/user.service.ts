@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { PersonalNumber } from '@app/common';
 import { DEFAULT_EID_BEHAVIOUR } from '@app/eid';
 import { UnknownUser } from '../directory.errors';
@@ -12,7 +11,7 @@ export class UserService {
   constructor(private readonly users: UserRepository) {}
 
   /** PUT semantics: the whole user is replaced, omitted settings take their defaults. */
-  async put(personalNumber: PersonalNumber, settings: UserSettings, manager?: EntityManager): Promise<{ user: SandboxUser; created: boolean }> {
+  async put(personalNumber: PersonalNumber, settings: UserSettings): Promise<{ user: SandboxUser; created: boolean }> {
     const user: SandboxUser = {
       personalNumber,
       name: settings.name,
@@ -21,22 +20,22 @@ export class UserService {
       busyElsewhere: settings.busyElsewhere ?? false,
       creditDecision: settings.creditDecision ?? null,
     };
-    const { created } = await this.users.upsert(user, manager);
+    const { created } = await this.users.upsert(user);
     return { user, created };
   }
 
-  find(personalNumber: PersonalNumber, manager?: EntityManager): Promise<SandboxUser | null> {
-    return this.users.find(personalNumber, manager);
+  find(personalNumber: PersonalNumber): Promise<SandboxUser | null> {
+    return this.users.find(personalNumber);
   }
 
   /** Up to `limit` users in personal-number order, starting after `after` (a page of a listing). */
-  list(after: string | undefined, limit: number, manager?: EntityManager): Promise<SandboxUser[]> {
-    return this.users.listAfter(after, limit, manager);
+  list(after: string | undefined, limit: number): Promise<SandboxUser[]> {
+    return this.users.listAfter(after, limit);
   }
 
   /** The user, or 404 NOT_FOUND. */
-  async require(personalNumber: PersonalNumber, manager?: EntityManager): Promise<SandboxUser> {
-    const user = await this.users.find(personalNumber, manager);
+  async require(personalNumber: PersonalNumber): Promise<SandboxUser> {
+    const user = await this.users.find(personalNumber);
     if (!user) throw new UnknownUser(personalNumber);
     return user;
   }

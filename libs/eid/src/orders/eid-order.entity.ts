@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { hashUuidSecret } from '@app/common';
+import { hashUuidSecret, SandboxIdColumn } from '@app/common';
 import { type EidBehaviour, type FailedHintCode, failureHintOf, type HintCode, type PendingHintCode } from '../eid-catalogue';
 import { InvalidEidTransition } from '../eid.errors';
 import {
@@ -35,6 +35,10 @@ const secondsSince = (start: Date, now: Date) => (now.getTime() - start.getTime(
  */
 @Entity({ name: 'eid_order' })
 export class EidOrderEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 

@@ -1,38 +1,37 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
-import { entityRows, returnedRows } from '@app/common';
+import { In } from 'typeorm';
+import { returnedRows, SandboxDb } from '@app/common';
 import { EidOrderEntity } from './eid-order.entity';
 import { ACTIVATION_LIMIT_S, OPEN_STATUSES, ORDER_LIFETIME_S } from './eid-order-status';
 
 @Injectable()
 export class EidOrderRepository {
-  private readonly rows = entityRows(this.orders.manager.dataSource, EidOrderEntity);
+  private readonly rows = this.db.rows(EidOrderEntity);
 
-  constructor(@InjectRepository(EidOrderEntity) private readonly orders: Repository<EidOrderEntity>) {}
+  constructor(private readonly db: SandboxDb) {}
 
-  async insert(order: EidOrderEntity, manager: EntityManager = this.orders.manager): Promise<void> {
-    await manager.insert(EidOrderEntity, order);
+  async insert(order: EidOrderEntity): Promise<void> {
+    await this.db.insert(EidOrderEntity, order);
   }
 
   /** The hot path of every status and collect poll: one indexed read, no query builder. */
-  async findById(id: string, manager: EntityManager = this.orders.manager): Promise<EidOrderEntity | null> {
-    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM eid_order WHERE id = $1`, [id]);
+  async findById(id: string): Promise<EidOrderEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM eid_order WHERE sandbox_id = $1 AND id = $2`, [id]);
     return this.rows.first(result);
   }
 
   /** By the token's SHA-256 (hashUuidSecret): the table holds no clear token. */
   findByAutostartTokenHash(autostartTokenHash: string): Promise<EidOrderEntity | null> {
-    return this.orders.findOneBy({ autostartTokenHash });
+    return this.db.findOneBy(EidOrderEntity, { autostartTokenHash });
   }
 
   findByQrStartToken(qrStartToken: string): Promise<EidOrderEntity | null> {
-    return this.orders.findOneBy({ qrStartToken });
+    return this.db.findOneBy(EidOrderEntity, { qrStartToken });
   }
 
   /** Open phone orders of a person, oldest first (the simulator's listing, contract §4). */
   listOpenPhoneOrders(personalNumber: string): Promise<EidOrderEntity[]> {
-    return this.orders.find({
+    return this.db.find(EidOrderEntity, {
       where: { personalNumber, channel: 'phone', status: In([...OPEN_STATUSES]) },
       order: { startedAt: 'ASC' },
     });
@@ -42,12 +41,12 @@ export class EidOrderRepository {
    * Writes the order's changes if nobody changed it since it was read (version check); false when
    * someone did, and the caller reads again.
    */
-  async saveIfUnchanged(order: EidOrderEntity, manager: EntityManager = this.orders.manager): Promise<boolean> {
-    const result: unknown = await manager.query(
+  async saveIfUnchanged(order: EidOrderEntity): Promise<boolean> {
+    const result: unknown = await this.db.query(
       `UPDATE eid_order
-          SET personal_number = $3, status = $4, hint_code = $5, app_opened_at = $6, call_confirmed_at = $7,
-              finished_at = $8, version = version + 1
-        WHERE id = $1 AND version = $2
+          SET personal_number = $4, status = $5, hint_code = $6, app_opened_at = $7, call_confirmed_at = $8,
+              finished_at = $9, version = version + 1
+        WHERE sandbox_id = $1 AND id = $2 AND version = $3
         RETURNING version`,
       [order.id, order.version, order.personalNumber, order.status, order.hintCode, order.appOpenedAt, order.callConfirmedAt, order.finishedAt],
     );
@@ -65,17 +64,17 @@ export class EidOrderRepository {
   async expireStale(now: Date): Promise<{ startFailed: number; expired: number }> {
     const open = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
     const startFailed = returnedRows(
-      await this.orders.manager.query(
-        `UPDATE eid_order SET status = 'FAILED', hint_code = 'START_FAILED', finished_at = $1, version = version + 1
-          WHERE status IN (${open}) AND app_opened_at IS NULL AND started_at <= $1::timestamptz - make_interval(secs => $2)
+      await this.db.query(
+        `UPDATE eid_order SET status = 'FAILED', hint_code = 'START_FAILED', finished_at = $2, version = version + 1
+          WHERE sandbox_id = $1 AND status IN (${open}) AND app_opened_at IS NULL AND started_at <= $2::timestamptz - make_interval(secs => $3)
           RETURNING id`,
         [now, ACTIVATION_LIMIT_S],
       ),
     ).length;
     const expired = returnedRows(
-      await this.orders.manager.query(
-        `UPDATE eid_order SET status = 'FAILED', hint_code = 'EXPIRED_TRANSACTION', finished_at = $1, version = version + 1
-          WHERE status IN (${open}) AND started_at <= $1::timestamptz - make_interval(secs => $2)
+      await this.db.query(
+        `UPDATE eid_order SET status = 'FAILED', hint_code = 'EXPIRED_TRANSACTION', finished_at = $2, version = version + 1
+          WHERE sandbox_id = $1 AND status IN (${open}) AND started_at <= $2::timestamptz - make_interval(secs => $3)
           RETURNING id`,
         [now, ORDER_LIFETIME_S],
       ),

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Clock } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
@@ -32,10 +31,10 @@ export class EidOrderService {
    * Starts an order for a sandbox user, with that user's eid behaviour (the caller checked the user
    * exists). The answer carries the autostart token, for the caller's answer to show once.
    */
-  async start(request: StartRequest, manager?: EntityManager): Promise<StartedEidOrder> {
+  async start(request: StartRequest): Promise<StartedEidOrder> {
     const behaviour = request.behaviour ?? (await this.users.behaviourOf(request.personalNumber)) ?? 'NO_RESPONSE';
     const { order, autostartToken } = EidOrderEntity.start({ ...request, behaviour }, this.clock.now());
-    await this.orders.insert(order, manager);
+    await this.orders.insert(order);
     return { ...this.snapshot(order), autostartToken };
   }
 
@@ -48,20 +47,19 @@ export class EidOrderService {
   }
 
   /** The order with the time rules applied (no behaviour): for reads that are not polls. */
-  get(id: string, manager?: EntityManager): Promise<EidOrder> {
-    return this.change(() => this.orders.findById(id, manager), (order, now) => order.applyTimeRules(now), manager);
+  get(id: string): Promise<EidOrder> {
+    return this.change(() => this.orders.findById(id), (order, now) => order.applyTimeRules(now));
   }
 
   /** Cancels an open order (FAILED CANCELLED); a finished one is 409 INVALID_STATE. */
-  cancel(id: string, manager?: EntityManager): Promise<EidOrder> {
+  cancel(id: string): Promise<EidOrder> {
     return this.change(
-      () => this.orders.findById(id, manager),
+      () => this.orders.findById(id),
       (order, now) => {
         order.applyTimeRules(now);
         order.cancel(now);
         return true;
       },
-      manager,
     );
   }
 
@@ -82,14 +80,13 @@ export class EidOrderService {
   async change(
     find: () => Promise<EidOrderEntity | null>,
     act: (order: EidOrderEntity, now: Date) => boolean,
-    manager?: EntityManager,
   ): Promise<EidOrder> {
     for (let attempt = 1; ; attempt++) {
       const order = await find();
       if (!order) throw new UnknownEidOrder();
       const now = this.clock.now();
       const changed = act(order, now);
-      if (!changed || (await this.orders.saveIfUnchanged(order, manager))) return this.snapshot(order);
+      if (!changed || (await this.orders.saveIfUnchanged(order))) return this.snapshot(order);
       if (attempt >= MAX_ATTEMPTS) {
         this.logger.warn(`eid order ${order.id} kept changing under us; ${MAX_ATTEMPTS} saves lost`);
         throw new EidOrderContended(order.id);

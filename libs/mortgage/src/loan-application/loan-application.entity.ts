@@ -1,10 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { Applicant } from '../pre-approval/pre-approval.entity';
 import type { LoanApplicationStatus } from './loan-application-status';
 
 /** A mortgage loan application 2.0 of a partner (bank §9 rule 6; contract §9). */
 @Entity({ name: 'loan_application' })
 export class LoanApplicationEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 

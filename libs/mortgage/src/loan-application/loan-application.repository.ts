@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { entityRows, returnedRows } from '@app/common';
+import { returnedRows, SandboxDb } from '@app/common';
 import { LoanApplicationEntity } from './loan-application.entity';
 import { LOAN_APPLICATION_LIFECYCLE, type LoanApplicationStatus } from './loan-application-status';
 
@@ -17,21 +15,21 @@ export interface Supplement {
 
 @Injectable()
 export class LoanApplicationRepository {
-  private readonly rows = entityRows(this.dataSource, LoanApplicationEntity);
+  private readonly rows = this.db.rows(LoanApplicationEntity);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
-  async insert(application: LoanApplicationEntity, manager: EntityManager): Promise<void> {
-    await manager.insert(LoanApplicationEntity, application);
+  async insert(application: LoanApplicationEntity): Promise<void> {
+    await this.db.insert(LoanApplicationEntity, application);
   }
 
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<LoanApplicationEntity | null> {
-    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM loan_application WHERE id = $1`, [id]);
+  async find(id: string): Promise<LoanApplicationEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM loan_application WHERE sandbox_id = $1 AND id = $2`, [id]);
     return this.rows.first(result);
   }
 
-  async lock(id: string, manager: EntityManager): Promise<LoanApplicationEntity | null> {
-    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM loan_application WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(id: string): Promise<LoanApplicationEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM loan_application WHERE sandbox_id = $1 AND id = $2 FOR UPDATE`, [id]);
     return this.rows.first(result);
   }
 
@@ -40,14 +38,13 @@ export class LoanApplicationRepository {
     id: string,
     to: LoanApplicationStatus,
     changes: { processingAt?: Date; decidedAt?: Date; customerServiceReference?: string },
-    manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
     const rows = returnedRows(
-      await manager.query(
+      await this.db.query(
         `UPDATE loan_application
-            SET status = $2, processing_at = COALESCE($4, processing_at), decided_at = COALESCE($5, decided_at),
-                customer_service_reference = COALESCE($6, customer_service_reference)
-          WHERE id = $1 AND status = ANY($3::text[])
+            SET status = $3, processing_at = COALESCE($5, processing_at), decided_at = COALESCE($6, decided_at),
+                customer_service_reference = COALESCE($7, customer_service_reference)
+          WHERE sandbox_id = $1 AND id = $2 AND status = ANY($4::text[])
           RETURNING id`,
         [id, to, LOAN_APPLICATION_LIFECYCLE.before(to), changes.processingAt ?? null, changes.decidedAt ?? null, changes.customerServiceReference ?? null],
       ),
@@ -56,8 +53,8 @@ export class LoanApplicationRepository {
   }
 
   async listDueForDecision(before: Date): Promise<LoanApplicationEntity[]> {
-    const result: unknown = await this.dataSource.query(
-      `SELECT ${this.rows.select()} FROM loan_application WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM loan_application WHERE sandbox_id = $1 AND status = 'PROCESSING' AND processing_at <= $2 ORDER BY processing_at`,
       [before],
     );
     return this.rows.all(result);
@@ -65,10 +62,10 @@ export class LoanApplicationRepository {
 
   /** Creates or replaces a supplementary document; true when it was new. */
   async putSupplement(applicationId: string, supplement: Supplement): Promise<boolean> {
-    const rows: Array<{ inserted: boolean }> = await this.dataSource.query(
-      `INSERT INTO loan_application_supplement (loan_application_id, supplement_id, document_type, file_name, content_type, content, size_bytes, sha256, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (loan_application_id, supplement_id) DO UPDATE
+    const rows: Array<{ inserted: boolean }> = await this.db.query(
+      `INSERT INTO loan_application_supplement (sandbox_id, loan_application_id, supplement_id, document_type, file_name, content_type, content, size_bytes, sha256, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (sandbox_id, loan_application_id, supplement_id) DO UPDATE
           SET document_type = EXCLUDED.document_type, file_name = EXCLUDED.file_name, content_type = EXCLUDED.content_type,
               content = EXCLUDED.content, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256, received_at = EXCLUDED.received_at
        RETURNING (xmax = 0) AS inserted`,

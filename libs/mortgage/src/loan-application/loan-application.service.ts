@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, formatUtcSeconds, SandboxConfig } from '@app/common';
+import { Clock, formatUtcSeconds, SandboxConfig, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
 import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
@@ -23,7 +21,7 @@ export class LoanApplicationService implements OnModuleInit {
   private readonly logger = new Logger(LoanApplicationService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly applications: LoanApplicationRepository,
     private readonly applicants: Applicants,
     private readonly config: SandboxConfig,
@@ -31,7 +29,7 @@ export class LoanApplicationService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.applicants.onSigned(LOAN_APPLICATION_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+    this.applicants.onSigned(LOAN_APPLICATION_PROCESS, (event) => this.onParticipantSigned(event));
   }
 
   /** Creates the application with its applicants as signing participants (contract §9). */
@@ -48,9 +46,9 @@ export class LoanApplicationService implements OnModuleInit {
       decidedAt: null,
       customerServiceReference: null,
     });
-    await this.dataSource.transaction(async (manager) => {
-      await this.applications.insert(application, manager);
-      await this.applicants.registerSigners(process(application), applicants, manager);
+    await this.db.transaction(async () => {
+      await this.applications.insert(application);
+      await this.applicants.registerSigners(process(application), applicants);
     });
     return { id: application.id, status: { type: application.status } };
   }
@@ -123,10 +121,10 @@ export class LoanApplicationService implements OnModuleInit {
   }
 
   /** The main applicant's signature submits the application (bank §3.3: only the main applicant signs). */
-  private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
-    const application = await this.applications.lock(event.process.id, manager);
+  private async onParticipantSigned(event: ParticipantSigned): Promise<void> {
+    const application = await this.applications.lock(event.process.id);
     if (!application || !LOAN_APPLICATION_LIFECYCLE.canMove(application.status, 'PROCESSING') || event.personalNumber !== application.applicants[0].personal_number) return;
-    await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') }, manager);
+    await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') });
   }
 
   private async owned(partner: Partner, id: string): Promise<LoanApplicationEntity> {

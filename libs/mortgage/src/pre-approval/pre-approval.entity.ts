@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { Offer } from './offer';
 import type { PreApprovalStatus } from './pre-approval-status';
 
@@ -11,6 +12,10 @@ export interface Applicant {
 /** A mortgage pre-approval of a partner (bank §2.6, §3.3, §4.5; contract §9). */
 @Entity({ name: 'pre_approval' })
 export class PreApprovalEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { entityRows, returnedRows } from '@app/common';
+import { returnedRows, SandboxDb } from '@app/common';
 import { PreApprovalEntity } from './pre-approval.entity';
 import { PRE_APPROVAL_LIFECYCLE, type PreApprovalStatus } from './pre-approval-status';
 
@@ -14,25 +12,25 @@ export interface PreApprovalChanges {
 
 @Injectable()
 export class PreApprovalRepository {
-  private readonly rows = entityRows(this.dataSource, PreApprovalEntity);
+  private readonly rows = this.db.rows(PreApprovalEntity);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
   async insert(preApproval: PreApprovalEntity): Promise<void> {
-    await this.dataSource.manager.insert(PreApprovalEntity, preApproval);
+    await this.db.insert(PreApprovalEntity, preApproval);
   }
 
   /** The partner's own pre-approval, or null (another partner's is not leaked); `lock` holds it for the transaction. */
-  async findOwned(id: string, partnerId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<PreApprovalEntity | null> {
-    const result: unknown = await manager.query(
-      `SELECT ${this.rows.select()} FROM pre_approval WHERE id = $1 AND partner_id = $2${lock ? ' FOR UPDATE' : ''}`,
+  async findOwned(id: string, partnerId: string, lock = false): Promise<PreApprovalEntity | null> {
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM pre_approval WHERE sandbox_id = $1 AND id = $2 AND partner_id = $3${lock ? ' FOR UPDATE' : ''}`,
       [id, partnerId],
     );
     return this.rows.first(result);
   }
 
-  async lock(id: string, manager: EntityManager): Promise<PreApprovalEntity | null> {
-    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM pre_approval WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(id: string): Promise<PreApprovalEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM pre_approval WHERE sandbox_id = $1 AND id = $2 FOR UPDATE`, [id]);
     return this.rows.first(result);
   }
 
@@ -40,16 +38,16 @@ export class PreApprovalRepository {
    * Moves a pre-approval to `to` if its status allows it (the lifecycle table), in one conditional
    * statement; false when another request or instance moved it first.
    */
-  async move(id: string, to: PreApprovalStatus, changes: PreApprovalChanges, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+  async move(id: string, to: PreApprovalStatus, changes: PreApprovalChanges): Promise<boolean> {
     const rows = returnedRows(
-      await manager.query(
+      await this.db.query(
         `UPDATE pre_approval
-            SET status = $2,
-                with_unsecured_loan = COALESCE($4, with_unsecured_loan),
-                processing_at = COALESCE($5, processing_at),
-                decided_at = COALESCE($6, decided_at),
-                customer_service_reference = COALESCE($7, customer_service_reference)
-          WHERE id = $1 AND status = ANY($3::text[])
+            SET status = $3,
+                with_unsecured_loan = COALESCE($5, with_unsecured_loan),
+                processing_at = COALESCE($6, processing_at),
+                decided_at = COALESCE($7, decided_at),
+                customer_service_reference = COALESCE($8, customer_service_reference)
+          WHERE sandbox_id = $1 AND id = $2 AND status = ANY($4::text[])
           RETURNING id`,
         [
           id,
@@ -67,8 +65,8 @@ export class PreApprovalRepository {
 
   /** PROCESSING since at least `before`: the decision job's work list. */
   async listDueForDecision(before: Date): Promise<PreApprovalEntity[]> {
-    const result: unknown = await this.dataSource.query(
-      `SELECT ${this.rows.select()} FROM pre_approval WHERE status = 'PROCESSING' AND processing_at <= $1 ORDER BY processing_at`,
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM pre_approval WHERE sandbox_id = $1 AND status = 'PROCESSING' AND processing_at <= $2 ORDER BY processing_at`,
       [before],
     );
     return this.rows.all(result);
@@ -77,8 +75,8 @@ export class PreApprovalRepository {
   /** Every pre-approval past its expiry_date that has not reached PROCESSING, in one statement. */
   async expireDue(now: Date): Promise<number> {
     return returnedRows(
-      await this.dataSource.query(
-        `UPDATE pre_approval SET status = 'EXPIRED' WHERE status = ANY($2::text[]) AND expiry_date <= $1 RETURNING id`,
+      await this.db.query(
+        `UPDATE pre_approval SET status = 'EXPIRED' WHERE sandbox_id = $1 AND status = ANY($3::text[]) AND expiry_date <= $2 RETURNING id`,
         [now, PRE_APPROVAL_LIFECYCLE.before('EXPIRED')],
       ),
     ).length;

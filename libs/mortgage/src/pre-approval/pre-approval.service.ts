@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, formatUtcSeconds, SandboxConfig, ValidationFailed } from '@app/common';
+import { Clock, formatUtcSeconds, SandboxConfig, ValidationFailed, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
 import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
@@ -22,7 +20,7 @@ export class PreApprovalService implements OnModuleInit {
   private readonly logger = new Logger(PreApprovalService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly preApprovals: PreApprovalRepository,
     private readonly applicants: Applicants,
     private readonly config: SandboxConfig,
@@ -30,7 +28,7 @@ export class PreApprovalService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.applicants.onSigned(PRE_APPROVAL_PROCESS, (event, manager) => this.onParticipantSigned(event, manager));
+    this.applicants.onSigned(PRE_APPROVAL_PROCESS, (event) => this.onParticipantSigned(event));
   }
 
   async create(partner: Partner, dto: CreatePreApprovalDto): Promise<PreApprovalCreatedDto> {
@@ -57,19 +55,19 @@ export class PreApprovalService implements OnModuleInit {
 
   /** Accepts a variant: AWAITING_ACCEPTANCE, with the applicants registered as signing participants. */
   async accept(partner: Partner, id: string, withUnsecuredLoan: boolean): Promise<AcceptPreApprovalResponseDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const preApproval = await this.owned(partner, id, manager, true);
+    return this.db.transaction(async () => {
+      const preApproval = await this.owned(partner, id, true);
       if (withUnsecuredLoan && !preApproval.offer.with_unsecured_loan) {
         throw new ValidationFailed('with_unsecured_loan is true, but no unsecured loan was offered (create the pre-approval with unsecured_loan_amount)');
       }
-      await this.expireIfDue(preApproval, manager);
+      await this.expireIfDue(preApproval);
       PRE_APPROVAL_LIFECYCLE.assertMove(
         preApproval.status,
         'AWAITING_ACCEPTANCE',
         () => new WrongMortgageState('pre-approval', preApproval.status, 'OFFER_GENERATED (an offer is accepted once)'),
       );
-      const participants = await this.applicants.registerSigners({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id }, preApproval.applicants, manager);
-      await this.preApprovals.move(preApproval.id, 'AWAITING_ACCEPTANCE', { withUnsecuredLoan }, manager);
+      const participants = await this.applicants.registerSigners({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id, partnerId: partner.id }, preApproval.applicants);
+      await this.preApprovals.move(preApproval.id, 'AWAITING_ACCEPTANCE', { withUnsecuredLoan });
       return {
         status: 'AWAITING_ACCEPTANCE',
         signing_process: { participants: participants.map((p) => ({ personal_number: p.personalNumber, id: p.id })) },
@@ -108,30 +106,30 @@ export class PreApprovalService implements OnModuleInit {
   }
 
   /** The signing seam: SIGNING_ONGOING while some applicants have signed, PROCESSING once all have. */
-  private async onParticipantSigned(event: ParticipantSigned, manager: EntityManager): Promise<void> {
-    const preApproval = await this.preApprovals.lock(event.process.id, manager);
+  private async onParticipantSigned(event: ParticipantSigned): Promise<void> {
+    const preApproval = await this.preApprovals.lock(event.process.id);
     // Only a pre-approval a signature can still bring to PROCESSING listens (AWAITING_ACCEPTANCE, SIGNING_ONGOING).
     if (!preApproval || !PRE_APPROVAL_LIFECYCLE.canMove(preApproval.status, 'PROCESSING')) return;
-    if (await this.expireIfDue(preApproval, manager)) return;
-    const participants = await this.applicants.signers({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id }, manager);
+    if (await this.expireIfDue(preApproval)) return;
+    const participants = await this.applicants.signers({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id });
     if (participants.every((p) => p.signedAt !== null)) {
-      await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('PA') }, manager);
+      await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('PA') });
     } else {
-      await this.preApprovals.move(preApproval.id, 'SIGNING_ONGOING', {}, manager);
+      await this.preApprovals.move(preApproval.id, 'SIGNING_ONGOING', {});
     }
   }
 
   /** Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees it). */
-  private async expireIfDue(preApproval: PreApprovalEntity, manager?: EntityManager): Promise<boolean> {
-    if (this.clock.now() < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}, manager))) return false;
+  private async expireIfDue(preApproval: PreApprovalEntity): Promise<boolean> {
+    if (this.clock.now() < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}))) return false;
     // The row moved; the copy in hand follows (its status, read earlier, can only be an earlier one).
     PRE_APPROVAL_LIFECYCLE.assertMove(preApproval.status, 'EXPIRED');
     preApproval.status = 'EXPIRED';
     return true;
   }
 
-  private async owned(partner: Partner, id: string, manager?: EntityManager, lock = false): Promise<PreApprovalEntity> {
-    const preApproval = await this.preApprovals.findOwned(id, partner.id, manager, lock);
+  private async owned(partner: Partner, id: string, lock = false): Promise<PreApprovalEntity> {
+    const preApproval = await this.preApprovals.findOwned(id, partner.id, lock);
     if (!preApproval) throw new UnknownPreApproval(id);
     return preApproval;
   }

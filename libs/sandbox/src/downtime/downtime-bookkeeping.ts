@@ -1,7 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock, JobRegistry } from '@app/common';
+import { Clock, JobRegistry, SandboxDb } from '@app/common';
 import { DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
 
 const OBSERVED_UNTIL = 'downtime_observed_until';
@@ -17,7 +15,7 @@ export class DowntimeBookkeeping implements OnModuleInit {
   private readonly logger = new Logger('PlannedDowntime');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly registry: JobRegistry,
     private readonly clock: Clock,
   ) {}
@@ -28,10 +26,10 @@ export class DowntimeBookkeeping implements OnModuleInit {
 
   async record(): Promise<void> {
     const now = this.clock.now();
-    const rows: Array<{ value: string }> = await this.dataSource.query(
-      `INSERT INTO sandbox_meta (key, value) VALUES ($1, $2)
-       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
-       RETURNING (SELECT value FROM sandbox_meta WHERE key = $1) AS value`,
+    const rows: Array<{ value: string }> = await this.db.query(
+      `INSERT INTO sandbox_meta (sandbox_id, key, value) VALUES ($1, $2, $3)
+       ON CONFLICT (sandbox_id, key) DO UPDATE SET value = EXCLUDED.value
+       RETURNING (SELECT value FROM sandbox_meta WHERE sandbox_id = $1 AND key = $2) AS value`,
       [OBSERVED_UNTIL, now.toISOString()],
     );
     const previous = rows[0]?.value ? new Date(rows[0].value) : null;
@@ -39,9 +37,9 @@ export class DowntimeBookkeeping implements OnModuleInit {
     for (const window of DOWNTIME_WINDOWS) {
       for (const [event, at] of [['started', window.start], ['ended', window.end]] as const) {
         if (at <= previous || at > now) continue;
-        const inserted: unknown[] = await this.dataSource.query(
-          `INSERT INTO maintenance_window_event (window_start, event, occurred_at, observed_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (window_start, event) DO NOTHING RETURNING event`,
+        const inserted: unknown[] = await this.db.query(
+          `INSERT INTO maintenance_window_event (sandbox_id, window_start, event, occurred_at, observed_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (sandbox_id, window_start, event) DO NOTHING RETURNING event`,
           [window.start, event, at, now],
         );
         if (inserted.length > 0) this.logger.log({ window: formatWindow(window), event }, `planned downtime ${event}`);

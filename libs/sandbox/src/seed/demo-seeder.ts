@@ -1,9 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DataSource, EntityManager } from 'typeorm';
-import { newSecret, type PersonalNumber, SandboxConfig } from '@app/common';
+import { DEFAULT_SANDBOX_ID, newSecret, type PersonalNumber, SandboxConfig, SandboxContext, SandboxDb } from '@app/common';
 import { PartnerService, UserService } from '@app/directory';
 import { AccountService } from '@app/savings';
 
@@ -28,7 +26,7 @@ const DEMO_USERS = [
 ];
 
 /**
- * With SEED_DEMO on, seeds the demo set once per database (the claim is a row in sandbox_meta,
+ * With SEED_DEMO on, seeds the demo set once per sandbox (the claim is a row in sandbox_meta,
  * inserted in the same transaction). The demo partner's key is DEMO_PARTNER_KEY if set (ensured on
  * every start, so the configured key always works), else random; it is printed once and written
  * to DATA_DIR/demo-partner-key.
@@ -38,23 +36,28 @@ export class DemoSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoSeeder.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly config: SandboxConfig,
     private readonly users: UserService,
     private readonly accounts: AccountService,
     private readonly partners: PartnerService,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** At start the default sandbox gets the demo set (created sandboxes get theirs when they are made). */
+  onApplicationBootstrap(): Promise<void> {
+    return SandboxContext.run(DEFAULT_SANDBOX_ID, () => this.seedDefault());
+  }
+
+  private async seedDefault(): Promise<void> {
     if (!this.config.seedDemo) return;
-    const key = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.claim(manager))) return null;
+    const key = await this.db.transaction(async () => {
+      if (!(await this.claim())) return null;
       for (const user of DEMO_USERS) {
         const personalNumber = user.personalNumber as PersonalNumber;
-        await this.users.put(personalNumber, user.settings, manager);
-        for (const account of user.accounts) await this.accounts.open(personalNumber, account, manager);
+        await this.users.put(personalNumber, user.settings);
+        for (const account of user.accounts) await this.accounts.open(personalNumber, account);
       }
-      return (await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey ?? newSecret(), manager)).apiKey;
+      return (await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey ?? newSecret())).apiKey;
     });
     if (key) {
       this.announce(key);
@@ -63,9 +66,9 @@ export class DemoSeeder implements OnApplicationBootstrap {
     }
   }
 
-  private async claim(manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO sandbox_meta (key, value) VALUES ('demo_seeded', 'yes') ON CONFLICT (key) DO NOTHING RETURNING key`,
+  private async claim(): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO sandbox_meta (sandbox_id, key, value) VALUES ($1, 'demo_seeded', 'yes') ON CONFLICT (sandbox_id, key) DO NOTHING RETURNING key`,
     );
     return rows.length === 1;
   }

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { type PersonalNumber, PersonalNumberReader } from '@app/common';
+import { type PersonalNumber, PersonalNumberReader, SandboxDb } from '@app/common';
 import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService, OpenAccount } from '@app/savings';
 import { toPartnerCreated } from '../partners/partner.mapper';
@@ -22,7 +20,7 @@ export type SeedProgressListener = (progress: SeedProgress) => void;
 @Injectable()
 export class SeedService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly personalNumbers: PersonalNumberReader,
     private readonly users: UserService,
     private readonly accounts: AccountService,
@@ -38,23 +36,23 @@ export class SeedService {
       personalNumber: this.personalNumbers.read(user.personal_number, `users.${i}.personal_number`),
     }));
     const openings = users.map(({ user }, i) => (user.accounts ?? []).map((a, j) => toOpenAccount(a, `users.${i}.accounts.${j}.balance`)));
-    return this.dataSource.transaction(async (manager) => {
+    return this.db.transaction(async () => {
       const seededUsers: SeededUserDto[] = [];
       for (const [i, { user, personalNumber }] of users.entries()) {
-        seededUsers.push(await this.seedUser(personalNumber, user, openings[i], manager));
+        seededUsers.push(await this.seedUser(personalNumber, user, openings[i]));
         onProgress({ part: 'users', done: i + 1, total: users.length });
       }
       const partners = [];
       const partnerItems = fixture.partners ?? [];
       for (const p of partnerItems) {
-        const issued = p.api_key ? await this.partners.ensure(p.name, p.api_key, manager) : await this.partners.register(p.name, undefined, manager);
+        const issued = p.api_key ? await this.partners.ensure(p.name, p.api_key) : await this.partners.register(p.name, undefined);
         partners.push(toPartnerCreated(issued));
         onProgress({ part: 'partners', done: partners.length, total: partnerItems.length });
       }
       const tpps = [];
       const tppItems = fixture.tpps ?? [];
       for (const t of tppItems) {
-        const tpp = await this.tpps.configure(t.organization_id, { nonAuthenticatedTokenLifetimeS: t.non_authenticated_token_lifetime_s }, manager);
+        const tpp = await this.tpps.configure(t.organization_id, { nonAuthenticatedTokenLifetimeS: t.non_authenticated_token_lifetime_s });
         tpps.push({ organization_id: tpp.identifier, non_authenticated_token_lifetime_s: tpp.nonAuthenticatedTokenLifetimeS });
         onProgress({ part: 'tpps', done: tpps.length, total: tppItems.length });
       }
@@ -66,14 +64,13 @@ export class SeedService {
     personalNumber: PersonalNumber,
     user: SeedUserDto,
     openings: OpenAccount[],
-    manager: EntityManager,
   ): Promise<SeededUserDto> {
-    const { created } = await this.users.put(personalNumber, toUserSettings(user), manager);
+    const { created } = await this.users.put(personalNumber, toUserSettings(user));
     const accounts = [];
     for (const opening of openings) {
       const account = opening.accountNumber
-        ? await this.accounts.openOrReplace(personalNumber, { ...opening, accountNumber: opening.accountNumber }, manager)
-        : await this.accounts.open(personalNumber, opening, manager);
+        ? await this.accounts.openOrReplace(personalNumber, { ...opening, accountNumber: opening.accountNumber })
+        : await this.accounts.open(personalNumber, opening);
       accounts.push(toAccountDto(account));
     }
     return { personal_number: personalNumber, created, accounts };

@@ -1,8 +1,13 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 /** A booked entry on an account: negative for a debit (contract §10). */
 @Entity({ name: 'account_transaction' })
 export class AccountTransactionEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryGeneratedColumn('uuid')
   id: string;
 

@@ -1,8 +1,13 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 /** A PSU's account (contract §8, §10). Amounts are numeric, never floating point. */
 @Entity({ name: 'account' })
 export class AccountEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   /** Clearing number and account number, digits only (contract §10). */
   @PrimaryColumn({ name: 'account_number', type: 'text' })
   accountNumber: string;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Clock, minorUnitsToDecimal, stockholmToday } from '@app/common';
 import { AccountNumberTaken } from '../savings.errors';
 import { Account, OpenAccount } from './account';
@@ -16,17 +15,17 @@ export class AccountService {
     private readonly clock: Clock,
   ) {}
 
-  async open(owner: string, request: OpenAccount, manager?: EntityManager): Promise<Account> {
+  async open(owner: string, request: OpenAccount): Promise<Account> {
     const balance = minorUnitsToDecimal(request.balanceMinor);
     const base = { ownerPersonalNumber: owner, name: request.name, currency: request.currency, balance, availableBalance: balance };
     if (request.accountNumber) {
-      const account = await this.accounts.insert({ ...base, accountNumber: request.accountNumber }, manager);
+      const account = await this.accounts.insert({ ...base, accountNumber: request.accountNumber });
       if (!account) throw new AccountNumberTaken(request.accountNumber);
       return account;
     }
     // A random number may collide with an existing one; the unique key decides, we draw again.
     for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
-      const account = await this.accounts.insert({ ...base, accountNumber: generateAccountNumber() }, manager);
+      const account = await this.accounts.insert({ ...base, accountNumber: generateAccountNumber() });
       if (account) return account;
     }
     throw new Error(`No free account number after ${GENERATION_ATTEMPTS} attempts`);
@@ -36,20 +35,20 @@ export class AccountService {
    * Opens the account with this number, or, if the owner already has it, sets its name, currency and
    * balance (loading a fixture twice gives the same state). Another owner's number is 409.
    */
-  async openOrReplace(owner: string, request: OpenAccount & { accountNumber: string }, manager?: EntityManager): Promise<Account> {
+  async openOrReplace(owner: string, request: OpenAccount & { accountNumber: string }): Promise<Account> {
     const balance = minorUnitsToDecimal(request.balanceMinor);
     const account = { ownerPersonalNumber: owner, accountNumber: request.accountNumber, name: request.name, currency: request.currency, balance, availableBalance: balance };
-    const replaced = await this.accounts.replaceOwned(account, manager);
-    return replaced ?? this.open(owner, request, manager);
+    const replaced = await this.accounts.replaceOwned(account);
+    return replaced ?? this.open(owner, request);
   }
 
-  listOwnedBy(owner: string, manager?: EntityManager): Promise<Account[]> {
-    return this.accounts.listOwnedBy(owner, stockholmToday(this.clock.now()), manager);
+  listOwnedBy(owner: string): Promise<Account[]> {
+    return this.accounts.listOwnedBy(owner, stockholmToday(this.clock.now()));
   }
 
   /** The number of accounts of each owner (0 for owners without any). */
-  async countOwnedBy(owners: readonly string[], manager?: EntityManager): Promise<Map<string, number>> {
-    const counts = await this.accounts.countOwnedBy(owners, manager);
+  async countOwnedBy(owners: readonly string[]): Promise<Map<string, number>> {
+    const counts = await this.accounts.countOwnedBy(owners);
     return new Map(owners.map((owner) => [owner, counts.get(owner) ?? 0]));
   }
 

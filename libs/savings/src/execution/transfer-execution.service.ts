@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, stockholmInstant, stockholmToday } from '@app/common';
+import { Clock, stockholmInstant, stockholmToday, SandboxDb } from '@app/common';
 import { AccountTransactionRepository } from '../accounts/account-transaction.repository';
 import { AccountRepository } from '../accounts/account.repository';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
@@ -23,7 +21,7 @@ export class TransferExecutionService {
   private readonly logger = new Logger(TransferExecutionService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly transfers: TransferRepository,
     private readonly recurring: RecurringTransferRepository,
     private readonly accounts: AccountRepository,
@@ -55,12 +53,12 @@ export class TransferExecutionService {
 
   /** Books one transfer; null when another run holds it or it is no longer SIGNED. */
   private execute(referenceId: string, now: Date): Promise<'executed' | 'rejected' | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const transfer = await this.transfers.lockForExecution(referenceId, manager);
+    return this.db.transaction(async () => {
+      const transfer = await this.transfers.lockForExecution(referenceId);
       if (!transfer) return null;
       // Validation at execution (bank §4.2 rule 2): the balance must cover it.
-      if (!(await this.accounts.debit(transfer.accountNumber, transfer.amount, manager))) {
-        await this.transfers.markRejected(referenceId, 'INSUFFICIENT_FUNDS', manager);
+      if (!(await this.accounts.debit(transfer.accountNumber, transfer.amount))) {
+        await this.transfers.markRejected(referenceId, 'INSUFFICIENT_FUNDS');
         return 'rejected';
       }
       const executedAt = executionInstant(transfer, now);
@@ -68,25 +66,23 @@ export class TransferExecutionService {
         transfer.accountNumber,
         { referenceId, amount: `-${transfer.amount}`, currency: transfer.currency, bookingDate: transfer.transferDate, counterpart: transfer.recipientName ?? transfer.recipientAccountNumber },
         executedAt,
-        manager,
       );
-      if (await this.accounts.credit(transfer.recipientAccountNumber, transfer.amount, transfer.currency, manager)) {
+      if (await this.accounts.credit(transfer.recipientAccountNumber, transfer.amount, transfer.currency)) {
         await this.entries.insert(
           transfer.recipientAccountNumber,
           { referenceId, amount: transfer.amount, currency: transfer.currency, bookingDate: transfer.transferDate, counterpart: transfer.accountNumber },
           executedAt,
-          manager,
         );
       }
-      await this.transfers.markExecuted(referenceId, executedAt, manager);
+      await this.transfers.markExecuted(referenceId, executedAt);
       return 'executed';
     });
   }
 
   /** Creates the due occurrences of a recurring transfer as signed transfers, and ends it after its end_date. */
   private async bookOccurrences(referenceId: string, today: string, now: Date): Promise<void> {
-    await this.dataSource.transaction(async (manager: EntityManager) => {
-      const recurring = await this.recurring.lockActive(referenceId, manager);
+    await this.db.transaction(async () => {
+      const recurring = await this.recurring.lockActive(referenceId);
       if (!recurring) return;
       let booked = recurring.occurrencesBooked;
       let next = occurrenceDate(recurring.transferDate, recurring.frequency, booked);
@@ -112,12 +108,11 @@ export class TransferExecutionService {
             signedAt: recurring.signedAt,
             executedAt: null,
           }),
-          manager,
         );
         booked++;
         next = occurrenceDate(recurring.transferDate, recurring.frequency, booked);
       }
-      await this.recurring.recordOccurrences(referenceId, booked, !withinEnd(next), manager);
+      await this.recurring.recordOccurrences(referenceId, booked, !withinEnd(next));
     });
   }
 }

@@ -1,10 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { RecurringStatus } from '../transfers/transfer-status';
 import type { Frequency } from './schedule';
 
 /** A recurring transfer (bank §4.3; contract §10): its occurrences are booked as transfers. */
 @Entity({ name: 'recurring_transfer' })
 export class RecurringTransferEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'reference_id', type: 'uuid' })
   referenceId: string;
 

@@ -1,8 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 
 /** An eid signing of transfers and recurring transfers (bank §4.2 rule 3, §4.3; contract §10). */
 @Entity({ name: 'transfer_signing' })
 export class TransferSigningEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'signing_id', type: 'uuid' })
   signingId: string;
 

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { randomUUID } from 'node:crypto';
-import { Clock } from '@app/common';
+import { Clock, SandboxDb } from '@app/common';
 import type { Psd2Caller } from '@app/auth';
 import { type EidOrder, EidOrderService, shownHintCode } from '@app/eid';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
@@ -21,7 +19,7 @@ import { TransferSigningRepository } from './transfer-signing.repository';
 @Injectable()
 export class TransferSigningService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly signings: TransferSigningRepository,
     private readonly transfers: TransferRepository,
     private readonly recurring: RecurringTransferRepository,
@@ -87,11 +85,11 @@ export class TransferSigningService {
   private async applyIfComplete(signing: TransferSigningEntity, order: EidOrder): Promise<void> {
     if (order.status !== 'COMPLETE' || signing.appliedAt) return;
     const signedAt = order.finishedAt ?? this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.signings.claimApplication(signing.signingId, signedAt, manager))) return;
+    await this.db.transaction(async () => {
+      if (!(await this.signings.claimApplication(signing.signingId, signedAt))) return;
       // Transfers deleted meanwhile stay DELETED: both statements move only AWAITING_SIGNATURE rows.
-      await this.transfers.markSigned(signing.referenceIds, signedAt, manager);
-      await this.recurring.markActive(signing.referenceIds, signedAt, manager);
+      await this.transfers.markSigned(signing.referenceIds, signedAt);
+      await this.recurring.markActive(signing.referenceIds, signedAt);
     });
   }
 }

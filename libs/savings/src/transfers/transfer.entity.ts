@@ -1,9 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { RejectionReason, TransferStatus } from './transfer-status';
 
 /** A single transfer ordered through PIS (bank §4.3; contract §10), or one occurrence of a recurring one. */
 @Entity({ name: 'transfer' })
 export class TransferEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'reference_id', type: 'uuid' })
   referenceId: string;
 

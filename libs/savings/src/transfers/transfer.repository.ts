@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { entityRows, returnedRows } from '@app/common';
+import { returnedRows, SandboxDb } from '@app/common';
 import { TransferEntity } from './transfer.entity';
 import { TRANSFER_LIFECYCLE, type TransferStatus } from './transfer-status';
 
@@ -14,28 +12,28 @@ export interface TransferScope {
 
 @Injectable()
 export class TransferRepository {
-  private readonly rows = entityRows(this.dataSource, TransferEntity);
+  private readonly rows = this.db.rows(TransferEntity);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
-  async insert(transfer: TransferEntity, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(TransferEntity, transfer);
+  async insert(transfer: TransferEntity): Promise<void> {
+    await this.db.insert(TransferEntity, transfer);
   }
 
   /** An occurrence of a recurring transfer; the unique (recurring, date) key makes a second booking a no-op. */
-  async insertOccurrence(transfer: TransferEntity, manager: EntityManager): Promise<void> {
-    await manager
+  async insertOccurrence(transfer: TransferEntity): Promise<void> {
+    await this.db.manager
       .createQueryBuilder()
       .insert()
       .into(TransferEntity)
-      .values(transfer)
+      .values({ ...transfer, sandboxId: this.db.sandboxId })
       .orIgnore()
       .execute();
   }
 
   async findInScope(referenceId: string, scope: TransferScope): Promise<TransferEntity | null> {
-    const result: unknown = await this.dataSource.query(
-      `SELECT ${this.rows.select()} FROM transfer WHERE reference_id = $1 AND account_number = $2 AND owner_personal_number = $3 AND tpp_id = $4`,
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM transfer WHERE sandbox_id = $1 AND reference_id = $2 AND account_number = $3 AND owner_personal_number = $4 AND tpp_id = $5`,
       [referenceId, scope.accountNumber, scope.owner, scope.tppId],
     );
     return this.rows.first(result);
@@ -43,15 +41,15 @@ export class TransferRepository {
 
   /** Every transfer ordered from an account, any TPP, any status, newest first (AIS, contract §10). */
   async listByAccount(accountNumber: string): Promise<TransferEntity[]> {
-    const result: unknown = await this.dataSource.query(
-      `SELECT ${this.rows.select()} FROM transfer WHERE account_number = $1 ORDER BY created_at DESC, reference_id`,
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM transfer WHERE sandbox_id = $1 AND account_number = $2 ORDER BY created_at DESC, reference_id`,
       [accountNumber],
     );
     return this.rows.all(result);
   }
 
   async findOnAccount(referenceId: string, accountNumber: string): Promise<TransferEntity | null> {
-    const result: unknown = await this.dataSource.query(`SELECT ${this.rows.select()} FROM transfer WHERE reference_id = $1 AND account_number = $2`, [
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM transfer WHERE sandbox_id = $1 AND reference_id = $2 AND account_number = $3`, [
       referenceId,
       accountNumber,
     ]);
@@ -60,8 +58,8 @@ export class TransferRepository {
 
   /** The caller's transfers among these ids (owner and TPP), for signing. */
   async findSignable(referenceIds: string[], owner: string, tppId: string): Promise<TransferEntity[]> {
-    const result: unknown = await this.dataSource.query(
-      `SELECT ${this.rows.select()} FROM transfer WHERE reference_id = ANY($1::uuid[]) AND owner_personal_number = $2 AND tpp_id = $3 AND recurring_transfer_id IS NULL`,
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM transfer WHERE sandbox_id = $1 AND reference_id = ANY($2::uuid[]) AND owner_personal_number = $3 AND tpp_id = $4 AND recurring_transfer_id IS NULL`,
       [referenceIds, owner, tppId],
     );
     return this.rows.all(result);
@@ -71,11 +69,11 @@ export class TransferRepository {
    * Moves a transfer to `to` if its status allows (the lifecycle table) — one conditional statement,
    * so a deletion and an execution of the same transfer never both win. False when it did not move.
    */
-  async move(referenceId: string, to: TransferStatus, set: { signedAt?: Date }, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+  async move(referenceId: string, to: TransferStatus, set: { signedAt?: Date }): Promise<boolean> {
     const rows = returnedRows(
-      await manager.query(
-        `UPDATE transfer SET status = $2, signed_at = COALESCE($4, signed_at)
-          WHERE reference_id = $1 AND status = ANY($3::text[]) RETURNING reference_id`,
+      await this.db.query(
+        `UPDATE transfer SET status = $3, signed_at = COALESCE($5, signed_at)
+          WHERE sandbox_id = $1 AND reference_id = $2 AND status = ANY($4::text[]) RETURNING reference_id`,
         [referenceId, to, TRANSFER_LIFECYCLE.before(to), set.signedAt ?? null],
       ),
     );
@@ -83,40 +81,40 @@ export class TransferRepository {
   }
 
   /** Signs every listed transfer still awaiting a signature. */
-  async markSigned(referenceIds: string[], signedAt: Date, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE transfer SET status = 'SIGNED', signed_at = $2 WHERE reference_id = ANY($1::uuid[]) AND status = 'AWAITING_SIGNATURE'`,
+  async markSigned(referenceIds: string[], signedAt: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE transfer SET status = 'SIGNED', signed_at = $3 WHERE sandbox_id = $1 AND reference_id = ANY($2::uuid[]) AND status = 'AWAITING_SIGNATURE'`,
       [referenceIds, signedAt],
     );
   }
 
   /** Signed transfers due on or before `today`, oldest first: the execution job's work list. */
   async listDue(today: string, limit: number): Promise<string[]> {
-    const rows: Array<{ reference_id: string }> = await this.dataSource.query(
-      `SELECT reference_id FROM transfer WHERE status = 'SIGNED' AND transfer_date <= $1::date ORDER BY transfer_date, created_at LIMIT $2`,
+    const rows: Array<{ reference_id: string }> = await this.db.query(
+      `SELECT reference_id FROM transfer WHERE sandbox_id = $1 AND status = 'SIGNED' AND transfer_date <= $2::date ORDER BY transfer_date, created_at LIMIT $3`,
       [today, limit],
     );
     return rows.map((r) => r.reference_id);
   }
 
   /** Locks a due transfer for booking; null when another booking holds it or it is no longer SIGNED. */
-  async lockForExecution(referenceId: string, manager: EntityManager): Promise<TransferEntity | null> {
-    const result: unknown = await manager.query(
-      `SELECT ${this.rows.select()} FROM transfer WHERE reference_id = $1 AND status = 'SIGNED' FOR UPDATE SKIP LOCKED`,
+  async lockForExecution(referenceId: string): Promise<TransferEntity | null> {
+    const result: unknown = await this.db.query(
+      `SELECT ${this.rows.select()} FROM transfer WHERE sandbox_id = $1 AND reference_id = $2 AND status = 'SIGNED' FOR UPDATE SKIP LOCKED`,
       [referenceId],
     );
     return this.rows.first(result);
   }
 
-  async markExecuted(referenceId: string, executedAt: Date, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE transfer SET status = 'EXECUTED', executed_at = $2 WHERE reference_id = $1 AND status = 'SIGNED'`, [
+  async markExecuted(referenceId: string, executedAt: Date): Promise<void> {
+    await this.db.query(`UPDATE transfer SET status = 'EXECUTED', executed_at = $3 WHERE sandbox_id = $1 AND reference_id = $2 AND status = 'SIGNED'`, [
       referenceId,
       executedAt,
     ]);
   }
 
-  async markRejected(referenceId: string, reason: string, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE transfer SET status = 'REJECTED', rejection_reason = $2 WHERE reference_id = $1 AND status = 'SIGNED'`, [
+  async markRejected(referenceId: string, reason: string): Promise<void> {
+    await this.db.query(`UPDATE transfer SET status = 'REJECTED', rejection_reason = $3 WHERE sandbox_id = $1 AND reference_id = $2 AND status = 'SIGNED'`, [
       referenceId,
       reason,
     ]);

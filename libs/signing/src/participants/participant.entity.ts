@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { StartKind } from '../session/signing-rules';
 
 /**
@@ -7,6 +8,10 @@ import type { StartKind } from '../session/signing-rules';
  */
 @Entity({ name: 'signing_participant' })
 export class ParticipantEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 

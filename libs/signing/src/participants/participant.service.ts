@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '@app/common';
+import { Clock, SandboxDb } from '@app/common';
 import { UnknownParticipant } from '../signing.errors';
 import type { Participant, SigningProcess } from './participant';
 import { ParticipantEntity } from './participant.entity';
@@ -19,14 +17,14 @@ const toParticipant = (entity: ParticipantEntity): Participant => ({
 @Injectable()
 export class ParticipantService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly participants: ParticipantRepository,
     private readonly completions: SigningCompletions,
     private readonly clock: Clock,
   ) {}
 
   /** Registers the people who sign in a process, in order (the main applicant first). */
-  async register(process: SigningProcess, personalNumbers: string[], manager?: EntityManager): Promise<Participant[]> {
+  async register(process: SigningProcess, personalNumbers: string[]): Promise<Participant[]> {
     const createdAt = this.clock.now();
     const entities = personalNumbers.map((personalNumber, i) =>
       Object.assign(new ParticipantEntity(), {
@@ -42,12 +40,12 @@ export class ParticipantService {
         createdAt: new Date(createdAt.getTime() + i),
       }),
     );
-    await this.participants.insert(entities, manager);
+    await this.participants.insert(entities);
     return entities.map(toParticipant);
   }
 
-  async list(process: Omit<SigningProcess, 'partnerId'>, manager?: EntityManager): Promise<Participant[]> {
-    return (await this.participants.listByProcess(process.kind, process.id, manager)).map(toParticipant);
+  async list(process: Omit<SigningProcess, 'partnerId'>): Promise<Participant[]> {
+    return (await this.participants.listByProcess(process.kind, process.id)).map(toParticipant);
   }
 
   /**
@@ -55,8 +53,8 @@ export class ParticipantService {
    * signing completes, and by the sandbox routes that simulate a signature.
    */
   async recordSigned(participant: ParticipantEntity, signedAt: Date): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.participants.markSigned(participant.id, signedAt, manager))) return;
+    await this.db.transaction(async () => {
+      if (!(await this.participants.markSigned(participant.id, signedAt))) return;
       await this.completions.tell(
         {
           participantId: participant.id,
@@ -64,7 +62,6 @@ export class ParticipantService {
           personalNumber: participant.personalNumber,
           signedAt,
         },
-        manager,
       );
     });
   }

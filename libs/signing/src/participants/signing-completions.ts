@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { ParticipantSigned } from './participant';
 
 /**
  * Told, inside the transaction that marks a participant signed, so the owning process changes with
- * it or not at all. It must use `manager` for every query.
+ * it or not at all: its repository calls join that transaction through the sandbox context (SandboxDb).
  */
-export type ParticipantSignedListener = (event: ParticipantSigned, manager: EntityManager) => Promise<void>;
+export type ParticipantSignedListener = (event: ParticipantSigned) => Promise<void>;
 
 /** The one seam from signing to the processes that own participants (pre-approvals, loan applications). */
 @Injectable()
@@ -19,7 +18,7 @@ export class SigningCompletions {
     this.listeners.set(processKind, listener);
   }
 
-  async tell(event: ParticipantSigned, manager: EntityManager): Promise<void> {
-    await this.listeners.get(event.process.kind)?.(event, manager);
+  async tell(event: ParticipantSigned): Promise<void> {
+    await this.listeners.get(event.process.kind)?.(event);
   }
 }

@@ -1,9 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { SandboxIdColumn } from '@app/common';
 import type { StartKind } from './signing-rules';
 
 /** The contract §11 signing state of one personal number, shared by every partner. */
 @Entity({ name: 'signing_person' })
 export class SigningPersonEntity {
+  /** The sandbox the row belongs to (contract §13): filled and matched by SandboxDb, never read. */
+  @SandboxIdColumn()
+  sandboxId?: string;
+
   @PrimaryColumn({ name: 'personal_number', type: 'char', length: 12 })
   personalNumber: string;
 

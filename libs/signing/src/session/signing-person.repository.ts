@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { entityRows } from '@app/common';
+import { SandboxDb } from '@app/common';
 import { SigningPersonEntity } from './signing-person.entity';
 
 /** The contract §11 state of one personal number. */
@@ -13,20 +11,20 @@ export type SigningPerson = SigningPersonEntity;
  */
 @Injectable()
 export class SigningPersonRepository {
-  private readonly rows = entityRows(this.dataSource, SigningPersonEntity);
+  private readonly rows = this.db.rows(SigningPersonEntity);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SandboxDb) {}
 
-  async lock(personalNumber: string, manager: EntityManager): Promise<SigningPerson> {
-    await manager.query(`INSERT INTO signing_person (personal_number) VALUES ($1) ON CONFLICT (personal_number) DO NOTHING`, [personalNumber]);
-    const result: unknown = await manager.query(`SELECT ${this.rows.select()} FROM signing_person WHERE personal_number = $1 FOR UPDATE`, [personalNumber]);
+  async lock(personalNumber: string): Promise<SigningPerson> {
+    await this.db.query(`INSERT INTO signing_person (sandbox_id, personal_number) VALUES ($1, $2) ON CONFLICT (sandbox_id, personal_number) DO NOTHING`, [personalNumber]);
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM signing_person WHERE sandbox_id = $1 AND personal_number = $2 FOR UPDATE`, [personalNumber]);
     // The insert above made sure the row exists.
     return this.rows.first(result) as SigningPerson;
   }
 
-  async save(person: SigningPerson, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE signing_person SET order_id = $2, order_kind = $3, order_ip = $4, retry_armed = $5, blocked_until = $6 WHERE personal_number = $1`,
+  async save(person: SigningPerson): Promise<void> {
+    await this.db.query(
+      `UPDATE signing_person SET order_id = $3, order_kind = $4, order_ip = $5, retry_armed = $6, blocked_until = $7 WHERE sandbox_id = $1 AND personal_number = $2`,
       [person.personalNumber, person.orderId, person.orderKind, person.orderIp, person.retryArmed, person.blockedUntil],
     );
   }

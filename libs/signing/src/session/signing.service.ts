@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, formatStockholmOffset, type PersonalNumber } from '@app/common';
+import { Clock, formatStockholmOffset, type PersonalNumber, SandboxDb } from '@app/common';
 import { type Partner, UserService } from '@app/directory';
 import { type CallInitiator, type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import type { ParticipantEntity } from '../participants/participant.entity';
@@ -28,7 +26,7 @@ export interface StartSigning {
 @Injectable()
 export class SigningService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: SandboxDb,
     private readonly repository: ParticipantRepository,
     private readonly participants: ParticipantService,
     private readonly persons: SigningPersonRepository,
@@ -43,11 +41,11 @@ export class SigningService {
     const user = await this.users.find(participant.personalNumber as PersonalNumber);
     // A signing open with another bank refuses every start (contract §4, §11).
     if (!user || user.busyElsewhere) throw new SigningInProgress();
-    const order = await this.dataSource.transaction(async (manager) => {
-      const person = await this.persons.lock(participant.personalNumber, manager);
+    const order = await this.db.transaction(async () => {
+      const person = await this.persons.lock(participant.personalNumber);
       const now = this.clock.now();
       if (person.blockedUntil && person.blockedUntil > now) return null;
-      const open = person.orderId ? await this.eid.get(person.orderId, manager) : null;
+      const open = person.orderId ? await this.eid.get(person.orderId) : null;
       const isOpen = open !== null && isOpenOrder(open);
       const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed } : null, request);
       if (decision.outcome === 'refuse') {
@@ -57,11 +55,10 @@ export class SigningService {
             retryArmed: decision.armRetry ?? person.retryArmed,
             blockedUntil: decision.blockSeconds ? new Date(now.getTime() + decision.blockSeconds * 1000) : person.blockedUntil,
           },
-          manager,
         );
         return null;
       }
-      if (decision.outcome === 'replace') await this.eid.cancel(person.orderId!, manager);
+      if (decision.outcome === 'replace') await this.eid.cancel(person.orderId!);
       const started = await this.eid.start(
         {
           kind: 'signing',
@@ -71,10 +68,9 @@ export class SigningService {
           requestedBy: request.partner.name,
           behaviour: user.eidBehaviour,
         },
-        manager,
       );
-      await this.persons.save({ ...person, orderId: started.id, orderKind: request.kind, orderIp: request.ip, retryArmed: false, blockedUntil: null }, manager);
-      await this.repository.setCurrentOrder(participant.id, started.id, request.kind, manager);
+      await this.persons.save({ ...person, orderId: started.id, orderKind: request.kind, orderIp: request.ip, retryArmed: false, blockedUntil: null });
+      await this.repository.setCurrentOrder(participant.id, started.id, request.kind);
       return started;
     });
     // Thrown after the commit: a refusal still records its block or armed retry.
@@ -94,21 +90,21 @@ export class SigningService {
   /** 204, also when nothing is open; while the person is blocked, 409 (contract §11). */
   async cancel(participantId: string, partner: Partner): Promise<void> {
     const participant = await this.owned(participantId, partner);
-    const blocked = await this.dataSource.transaction(async (manager) => {
-      const person = await this.persons.lock(participant.personalNumber, manager);
+    const blocked = await this.db.transaction(async () => {
+      const person = await this.persons.lock(participant.personalNumber);
       if (person.blockedUntil && person.blockedUntil > this.clock.now()) return true;
-      if (participant.currentOrderId) await this.cancelIfOpen(participant.currentOrderId, manager);
+      if (participant.currentOrderId) await this.cancelIfOpen(participant.currentOrderId);
       if (person.orderId && person.orderId === participant.currentOrderId) {
-        await this.persons.save({ ...person, orderId: null, orderKind: null, orderIp: null, retryArmed: false }, manager);
+        await this.persons.save({ ...person, orderId: null, orderKind: null, orderIp: null, retryArmed: false });
       }
       return false;
     });
     if (blocked) throw new SigningInProgress();
   }
 
-  private async cancelIfOpen(orderId: string, manager: EntityManager): Promise<void> {
-    const order = await this.eid.get(orderId, manager);
-    if (isOpenOrder(order)) await this.eid.cancel(orderId, manager);
+  private async cancelIfOpen(orderId: string): Promise<void> {
+    const order = await this.eid.get(orderId);
+    if (isOpenOrder(order)) await this.eid.cancel(orderId);
   }
 
   private async owned(participantId: string, partner: Partner): Promise<ParticipantEntity> {

@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from 'typeorm';
+
+/** The id of the sandbox served at the root paths (contract §13). */
+export const DEFAULT_SANDBOX_ID = 'default';
+
+/** What a unit of work (a request, a job run, a CLI command) runs as. */
+export interface SandboxScope {
+  readonly sandboxId: string;
+  /** The open transaction's manager, set by SandboxDb.transaction; repository calls inside use it. */
+  readonly manager?: EntityManager;
+}
+
+export class NoSandboxContext extends Error {
+  constructor() {
+    super('No sandbox context: run this work inside SandboxContext.run(sandboxId, …) (every request, job run and CLI command enters one)');
+  }
+}
+
+const storage = new AsyncLocalStorage<SandboxScope>();
+
+/**
+ * Which sandbox the current work belongs to (contract §13), carried by AsyncLocalStorage from the
+ * edge (the HTTP middleware, the job runner, the CLI) to every repository and the clock, so no
+ * use case passes it along. Outside any context `current()` throws: nothing silently falls back to
+ * the default sandbox.
+ */
+export const SandboxContext = {
+  run<T>(sandboxId: string, work: () => T): T {
+    return storage.run({ sandboxId }, work);
+  },
+
+  /** Runs `work` in the current sandbox with `manager` as the transaction repository calls join. */
+  withManager<T>(manager: EntityManager, work: () => T): T {
+    return storage.run({ ...SandboxContext.current(), manager }, work);
+  },
+
+  current(): SandboxScope {
+    const scope = storage.getStore();
+    if (!scope) throw new NoSandboxContext();
+    return scope;
+  },
+
+  get sandboxId(): string {
+    return SandboxContext.current().sandboxId;
+  },
+
+  /** Whether any sandbox context is entered (for code that must not throw, e.g. logging). */
+  get active(): boolean {
+    return storage.getStore() !== undefined;
+  },
+};

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isSandboxScoped } from './sandbox-db';
+
+/** Jest runs from the repository's root (rootDir '.'). */
+const ROOT = process.cwd();
+
+/** The only sources that may reach the database other than through SandboxDb, and why. */
+const OUTSIDE_SANDBOX_DB: Record<string, string> = {
+  'libs/common/src/sandbox/sandbox-db.ts': 'it is SandboxDb',
+  'libs/common/src/sandbox/sandbox-context.ts': "carries the open transaction's manager for SandboxDb",
+  'libs/common/src/database/entity-rows.ts': 'reads entity metadata; runs no statement',
+  'libs/common/src/database/database.module.ts': 'opens the connection and runs the migrations',
+  'libs/common/src/health/database-health.ts': 'SELECT 1: the service, not a sandbox',
+  'libs/common/src/jobs/job-lease.repository.ts': 'job_lease guards processes, not a sandbox',
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+const FILES = [...sources(join(ROOT, 'libs')), ...sources(join(ROOT, 'apps'))].map((path) => ({
+  file: relative(ROOT, path),
+  text: readFileSync(path, 'utf8'),
+}));
+
+/** A template literal that is a statement: SELECT, INSERT, UPDATE, DELETE or WITH first (comments left out). */
+function statementsOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/`([^`]*)`/g)].map((m) => m[1]).filter((literal) => /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\s/i.test(literal));
+}
+
+describe('contract §13 Isolation: no query can forget the sandbox', () => {
+  it('reaches the database only through SandboxDb (no DataSource, EntityManager or TypeORM repository in a lib or app)', () => {
+    const bypasses = FILES.filter(({ file }) => !(file in OUTSIDE_SANDBOX_DB))
+      .filter(({ text }) => /@InjectRepository|@InjectDataSource|\bgetRepository\(|\bDataSource\b|\bEntityManager\b|\.manager\.(query|insert|find|update|delete|save)/.test(text))
+      .map(({ file }) => file);
+    expect(bypasses).toEqual([]);
+  });
+
+  it('names the sandbox in every SQL text of the repositories (sandbox_id = $1, or the first inserted column)', () => {
+    const unscoped = FILES.filter(({ file }) => !(file in OUTSIDE_SANDBOX_DB)).flatMap(({ file, text }) =>
+      statementsOf(text)
+        .filter((sql) => !isSandboxScoped(sql))
+        .map((sql) => `${file}: ${sql.replace(/\s+/g, ' ').trim().slice(0, 120)}`),
+    );
+    expect(unscoped).toEqual([]);
+  });
+
+  it('finds the repositories it checks (the scan is not empty)', () => {
+    expect(FILES.flatMap(({ text }) => statementsOf(text)).length).toBeGreaterThan(60);
+  });
+});
+
+describe(isSandboxScoped.name, () => {
+  it.each([
+    'SELECT id FROM partner WHERE sandbox_id = $1 AND api_key_hash = $2',
+    'UPDATE transfer t SET status = $2 WHERE t.sandbox_id = $1',
+    'INSERT INTO tpp (sandbox_id, identifier) VALUES ($1, $2) ON CONFLICT (sandbox_id, identifier) DO NOTHING',
+    'INSERT INTO tpp (sandbox_id, identifier) SELECT $1, $2',
+  ])('accepts %s', (sql) => expect(isSandboxScoped(sql)).toBe(true));
+
+  it.each([
+    'SELECT id FROM partner WHERE api_key_hash = $1',
+    'SELECT id FROM partner WHERE sandbox_id = $10',
+    "SELECT id FROM partner WHERE sandbox_id = 'default'",
+    'INSERT INTO tpp (identifier, sandbox_id) VALUES ($2, $1)',
+    'DELETE FROM partner',
+  ])('refuses %s', (sql) => expect(isSandboxScoped(sql)).toBe(false));
+});
