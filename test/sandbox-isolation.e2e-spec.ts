@@ -1,5 +1,9 @@
+import { ArgumentsHost, Body, CallHandler, CanActivate, Catch, Controller, ExceptionFilter, ExecutionContext, Module, NestInterceptor, Post, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import type { Response } from 'express';
+import { tap } from 'rxjs';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { type PersonalNumber, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
+import { type PersonalNumber, Public, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
 import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService } from '@app/savings';
 import { newPartner, sampleFixture } from './support/fixtures';
@@ -7,33 +11,78 @@ import { newPersonalNumber } from './support/personal-numbers';
 import { bearer, newPsu, newUser } from './support/psd2';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** Every table of sandbox data (job_lease and migrations are the service's). */
-const SANDBOX_TABLES = [
-  'sandbox_clock',
-  'sandbox_user',
-  'partner',
-  'tpp',
-  'account',
-  'sandbox_meta',
-  'eid_order',
-  'psd2_authorization',
-  'psd2_consent',
-  'psd2_access_token',
-  'psd2_refresh_token',
-  'recurring_transfer',
-  'transfer',
-  'account_transaction',
-  'transfer_signing',
-  'signing_participant',
-  'signing_person',
-  'pre_approval',
-  'loan_application',
-  'loan_application_supplement',
-  'enterprise_token',
-  'enterprise_authorization',
-  'maintenance_window_event',
-];
-const NAMES_A_SANDBOX_TABLE = new RegExp(`\\b(${SANDBOX_TABLES.join('|')})\\b`, 'i');
+/** The tables that hold no sandbox's data: the service's own. */
+const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox'];
+
+/** Every table that carries sandbox_id, from the schema itself. */
+async function sandboxTables(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ table_name: string }> = await dataSource.query(
+    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+/** What each stage of a request saw as its sandbox (contract §13: the sandbox reaches every stage). */
+const seen: Record<string, string> = {};
+const sandboxNow = () => (SandboxContext.active ? SandboxContext.sandboxId : 'none');
+
+class RecordingGuard implements CanActivate {
+  canActivate(): boolean {
+    seen.guard = sandboxNow();
+    return true;
+  }
+}
+
+class RecordingInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler) {
+    seen.interceptor = sandboxNow();
+    return next.handle().pipe(tap(() => (seen.afterHandler = sandboxNow())));
+  }
+}
+
+class Refused extends Error {}
+
+@Catch(Refused)
+class RecordingFilter implements ExceptionFilter {
+  catch(_error: Refused, host: ArgumentsHost): void {
+    seen.filter = sandboxNow();
+    host.switchToHttp().getResponse<Response>().status(418).json(seen);
+  }
+}
+
+@Controller('test-sandbox-context')
+class SandboxContextController {
+  @Post()
+  @Public()
+  @UseGuards(RecordingGuard)
+  @UseInterceptors(RecordingInterceptor)
+  @UseFilters(RecordingFilter)
+  async handle(@Body() body: { fail?: boolean }): Promise<Record<string, string>> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    seen.handler = sandboxNow();
+    if (body.fail) throw new Refused();
+    return seen;
+  }
+}
+
+@Module({ controllers: [SandboxContextController], providers: [RecordingGuard, RecordingInterceptor, RecordingFilter] })
+class SandboxContextModule {}
+
+describe('contract §13: the request\'s sandbox reaches every stage, after the body parser', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [SandboxContextModule] });
+  });
+  afterAll(() => t.close());
+
+  it('guard, interceptor, handler (after an await) and exception filter all run in the default sandbox', async () => {
+    const ok = await request(t.app.getHttpServer()).post('/test-sandbox-context').send({ fail: false }).expect(201);
+    expect(ok.body).toEqual({ guard: 'default', interceptor: 'default', handler: 'default', afterHandler: 'default' });
+    for (const stage of Object.keys(seen)) delete seen[stage];
+    const refused = await request(t.app.getHttpServer()).post('/test-sandbox-context').send({ fail: true }).expect(418);
+    expect(refused.body).toEqual({ guard: 'default', interceptor: 'default', handler: 'default', filter: 'default' });
+  });
+});
 
 /** A second sandbox made by hand: the lifecycle API that creates them comes later (issue 15). */
 async function addSandbox(dataSource: DataSource, id: string): Promise<void> {
@@ -43,9 +92,11 @@ async function addSandbox(dataSource: DataSource, id: string): Promise<void> {
 
 describe('contract §13 Isolation: every statement on sandbox data names its sandbox', () => {
   let t: TestApp;
+  let namesASandboxTable: RegExp;
   const statements: string[] = [];
   beforeAll(async () => {
     t = await createTestApp();
+    namesASandboxTable = new RegExp(`\\b(${(await sandboxTables(t.get(DataSource))).join('|')})\\b`, 'i');
     const { logger } = t.get(DataSource);
     const logQuery = logger.logQuery.bind(logger);
     // TypeORM hands every statement it sends to its logger, whoever built it (SandboxDb or TypeORM).
@@ -55,6 +106,15 @@ describe('contract §13 Isolation: every statement on sandbox data names its san
     };
   });
   afterAll(() => t.close());
+
+  it('every table but the service\'s own carries sandbox_id', async () => {
+    const tables: Array<{ table_name: string }> = await t.get(DataSource).query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    const scoped = await sandboxTables(t.get(DataSource));
+    expect(tables.map((row) => row.table_name).filter((table) => !scoped.includes(table))).toEqual([...SERVICE_TABLES].sort());
+    expect(scoped).toEqual(expect.arrayContaining(['sandbox_clock', 'sandbox_user', 'partner', 'tpp', 'account', 'transfer', 'eid_order', 'psd2_access_token']));
+  });
 
   it('in a broad flow (admin, seed, PSD2 auth and tokens, AIS, PIS with signing and execution, partner signing, mortgage, enterprise, eid simulator, jobs)', async () => {
     const { fixture } = sampleFixture();
@@ -100,7 +160,7 @@ describe('contract §13 Isolation: every statement on sandbox data names its san
     await t.http.post('/api/auth/1.0/token').set(partner).type('form').send({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }).expect(200);
     await t.admin.post('/admin/jobs/run').expect(200);
 
-    const touched = statements.filter((sql) => NAMES_A_SANDBOX_TABLE.test(sql));
+    const touched = statements.filter((sql) => namesASandboxTable.test(sql));
     expect(touched.length).toBeGreaterThan(100);
     const unscoped = touched.filter((sql) => !/\bsandbox_id\b/i.test(sql)).map((sql) => sql.replace(/\s+/g, ' ').slice(0, 160));
     expect(unscoped).toEqual([]);
@@ -163,12 +223,37 @@ describe('contract §13 Isolation: the same personal number, account number, par
 
     const dataSource = t.get(DataSource);
     const count = async (sandboxId: string) => {
-      const counts = await Promise.all(SANDBOX_TABLES.map(async (table) => (await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE sandbox_id = $1`, [sandboxId]))[0].n as number));
+      const tables = await sandboxTables(dataSource);
+    const counts = await Promise.all(tables.map(async (table) => (await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE sandbox_id = $1`, [sandboxId]))[0].n as number));
       return counts.reduce((a, b) => a + b, 0);
     };
     expect(await count('other')).toBeGreaterThanOrEqual(6);
     await dataSource.query(`DELETE FROM sandbox WHERE id = 'other'`);
     expect(await count('other')).toBe(0);
     expect((await t.admin.get(`/admin/users/${pn}`).expect(200)).body.name).toBe('Default Person');
+  });
+});
+
+describe('contract §13 migration: a database of the previous release upgrades in place, its data the default sandbox\'s', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('keeps users, accounts and partners through down and up of the sandbox migration, and serves them at the root', async () => {
+    const psu = await newPsu(t);
+    const { api_key } = await newPartner(t);
+    const dataSource = t.get(DataSource);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM account WHERE account_number = $1', [psu.accounts[0]]);
+    expect(n).toBe(1);
+
+    await dataSource.runMigrations({ transaction: 'each' });
+    const [row] = await dataSource.query('SELECT sandbox_id FROM account WHERE account_number = $1', [psu.accounts[0]]);
+    expect(row.sandbox_id).toBe('default');
+    const res = await t.http.get('/v2/accounts').set(bearer(psu.tpp, await psu.token())).expect(200);
+    expect(res.body.accounts.map((a: { account_number: string }) => a.account_number)).toEqual(psu.accounts);
+    await t.http.post('/api/auth/1.0/token').set({ Authorization: `Bearer ${api_key}` }).type('form').send({ grant_type: 'client_credentials' }).expect(200);
   });
 });
