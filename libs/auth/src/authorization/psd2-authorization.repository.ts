@@ -28,12 +28,12 @@ export class Psd2AuthorizationRepository {
    * no clear code stays in memory either.
    */
   async findRef(pendingCodeHash: string, tppId: string): Promise<AuthorizationRef | null> {
-    const cached = this.refs.get(pendingCodeHash);
+    const cached = this.refs.lookup(pendingCodeHash);
     if (cached) return cached.tppId === tppId ? cached : null;
     const found = await this.findOwned(pendingCodeHash, tppId);
     if (!found) return null;
     const ref = { pendingCodeHash, tppId, eidOrderId: found.eidOrderId, startMode: found.startMode };
-    this.refs.set(pendingCodeHash, ref);
+    this.refs.remember(pendingCodeHash, ref);
     return ref;
   }
 

@@ -55,11 +55,11 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
 
   private async tppOf(certificate: { organizationId: string | null; fingerprint: string }): Promise<TppRef> {
     const identifier = tppIdentifier(certificate);
-    let tpp = this.known.get(identifier);
+    let tpp = this.known.lookup(identifier);
     if (!tpp) {
       const registered = await this.tpps.identify(certificate);
       tpp = { id: registered.id, identifier: registered.identifier };
-      this.known.set(identifier, tpp);
+      this.known.remember(identifier, tpp);
     }
     return tpp;
   }

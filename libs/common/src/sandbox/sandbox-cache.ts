@@ -7,28 +7,40 @@ export interface SandboxGenerations {
 }
 
 /**
- * An in-process cache of sandbox data, keyed by (sandbox, generation, key): the same key is legal
+ * An in-process cache of sandbox data, keyed by (key, sandbox, generation): the same key is legal
  * in two sandboxes, and a reset or delete (a new generation) leaves the old entries unreachable.
- * Bounded: past `capacity` the oldest entry goes.
+ * It is a Map of the callers' own keys (a hash, never a clear secret: issue 13 checks the keys of
+ * every provider's Maps) to that key's entries per sandbox and generation; read and write it with
+ * `lookup` and `remember`. Bounded: past `capacity` keys the oldest goes.
  */
-export class SandboxCache<V> {
-  private readonly entries = new Map<string, V>();
-
+export class SandboxCache<V> extends Map<string, Map<string, V>> {
   constructor(
     private readonly generations: SandboxGenerations,
     private readonly capacity = 10_000,
-  ) {}
-
-  get(key: string): V | undefined {
-    return this.entries.get(this.scoped(key));
+  ) {
+    super();
   }
 
-  set(key: string, value: V): void {
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(this.scoped(key), value);
+  lookup(key: string): V | undefined {
+    const scope = this.scope(); // first: outside a sandbox context this throws, found or not
+    return this.get(key)?.get(scope);
   }
 
-  private scoped(key: string): string {
-    return `${SandboxContext.sandboxId}\u0000${this.generations.generation}\u0000${key}`;
+  remember(key: string, value: V): void {
+    let entries = this.get(key);
+    if (!entries) {
+      if (this.size >= this.capacity) this.delete(this.keys().next().value as string);
+      entries = new Map();
+      this.set(key, entries);
+    }
+    const scope = this.scope();
+    // An entry of an older generation of this sandbox can never be read again.
+    const sandbox = scope.slice(0, scope.lastIndexOf('/') + 1);
+    for (const old of entries.keys()) if (old.startsWith(sandbox)) entries.delete(old);
+    entries.set(scope, value);
+  }
+
+  private scope(): string {
+    return `${SandboxContext.sandboxId}/${this.generations.generation}`;
   }
 }

@@ -44,10 +44,10 @@ export class PartnerService {
   /** The partner a presented key belongs to (looked up by its hash), or null. */
   async authenticate(apiKey: string): Promise<Partner | null> {
     const hash = hashSecret(apiKey);
-    const cached = this.known.get(hash);
+    const cached = this.known.lookup(hash);
     if (cached) return cached;
     const partner = await this.partners.findByKeyHash(hash);
-    if (partner) this.known.set(hash, partner);
+    if (partner) this.known.remember(hash, partner);
     return partner;
   }
 }
