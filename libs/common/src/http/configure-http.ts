@@ -9,7 +9,7 @@ import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
-import { enterRequestSandbox, resolveRequestSandbox, sandboxOfRequest } from '../sandbox/request-sandbox';
+import { enterRequestSandbox, resolveRequestSandbox } from '../sandbox/request-sandbox';
 import { SandboxContext } from '../sandbox/sandbox-context';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -45,7 +45,7 @@ export function configureHttp(app: INestApplication): void {
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
     // The gates read the sandbox's clock; their context ends with them (the body parsers lose it).
-    SandboxContext.run(sandboxOfRequest(req), () => gates.pass(req, res)).then(() => next(), next);
+    SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res)).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);

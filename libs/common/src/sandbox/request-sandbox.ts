@@ -8,17 +8,13 @@ export interface RequestWithSandbox extends IncomingMessage {
 }
 
 /**
- * The one place that decides a request's sandbox. Today every request is the default sandbox's;
- * the `/sandboxes/{id}` prefix routing (contract §13 Addressing) sets the id here (and strips the
- * prefix) when it comes.
+ * The one place that decides a request's sandbox, once, at the edge (later calls read it back).
+ * Today every request is the default sandbox's; the `/sandboxes/{id}` prefix routing (contract §13
+ * Addressing) sets the id here (and strips the prefix) when it comes.
  */
 export function resolveRequestSandbox(req: RequestWithSandbox): string {
   req.sandboxId ??= DEFAULT_SANDBOX_ID;
   return req.sandboxId;
-}
-
-export function sandboxOfRequest(req: RequestWithSandbox): string {
-  return req.sandboxId ?? resolveRequestSandbox(req);
 }
 
 /**
@@ -27,5 +23,5 @@ export function sandboxOfRequest(req: RequestWithSandbox): string {
  * parsers, which lose AsyncLocalStorage contexts entered before them.
  */
 export function enterRequestSandbox(req: Request, _res: Response, next: NextFunction): void {
-  SandboxContext.run(sandboxOfRequest(req), next);
+  SandboxContext.run(resolveRequestSandbox(req), next);
 }
