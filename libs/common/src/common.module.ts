@@ -11,6 +11,7 @@ import { ClockRepository } from './clock/clock.repository';
 import { SandboxClock } from './clock/sandbox-clock';
 import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { SandboxDb } from './sandbox/sandbox-db';
+import { SandboxRegistry } from './sandbox/sandbox-registry';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
@@ -35,6 +36,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
   controllers: [HealthController],
   providers: [
     SandboxDb,
+    SandboxRegistry,
     ClockRepository,
     SandboxClock,
     { provide: Clock, useExisting: SandboxClock },
@@ -54,7 +56,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
-  exports: [SandboxDb, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [SandboxDb, SandboxRegistry, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -20,7 +20,8 @@ export { SandboxDb, UnscopedStatement, isSandboxScoped } from './sandbox/sandbox
 export { SandboxIdColumn, SANDBOX_ID_COLUMN } from './sandbox/sandbox-column';
 export { SandboxCache } from './sandbox/sandbox-cache';
 export type { SandboxGenerations } from './sandbox/sandbox-cache';
-export { resolveRequestSandbox } from './sandbox/request-sandbox';
+export { resolveRequestSandbox, parseSandboxId, sandboxPrefixOf } from './sandbox/request-sandbox';
+export { SandboxRegistry } from './sandbox/sandbox-registry';
 export type { RequestWithSandbox } from './sandbox/request-sandbox';
 export { returnedRows } from './database/returned-rows';
 export { EntityRows, entityRows } from './database/entity-rows';

@@ -9,7 +9,8 @@ import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
-import { enterRequestSandbox, resolveRequestSandbox } from '../sandbox/request-sandbox';
+import { enterRequestSandbox, resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
+import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { SandboxContext } from '../sandbox/sandbox-context';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -35,12 +36,13 @@ export function configureHttp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
   answerClientErrors(express.getHttpServer());
-  // The request id and the request's sandbox first: answers given before routing carry X-Request-Id too (contract §14).
+  // The request id first: answers given before routing carry X-Request-Id too (contract §14).
   express.use((req: Request, res: Response, next: NextFunction) => {
     assignRequestId(req, res);
-    resolveRequestSandbox(req);
     next();
   });
+  // Then the request's sandbox: the /sandboxes/{id} prefix routing (contract §13), before any gate.
+  express.use(routeToSandbox(app.get(SandboxRegistry)));
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {

@@ -1,5 +1,6 @@
 import { type INestApplication, Injectable } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { type RequestWithSandbox, sandboxPrefixOf } from '../sandbox/request-sandbox';
 import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
 import { API_TAGS } from './api-tags';
 import { describeResponseHeaders, finishDocument } from './openapi-finish';
@@ -105,5 +106,10 @@ export function setupOpenApi(app: INestApplication): void {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     yamlDocumentUrl: '/openapi.yaml',
     customSiteTitle: 'Bank API sandbox',
+    // Under a sandbox's prefix the document names that prefix as its server (contract §13 Addressing).
+    patchDocumentOnRequest: (request, _response, document) => {
+      const prefix = sandboxPrefixOf(request as RequestWithSandbox);
+      return prefix ? { ...document, servers: [{ url: prefix, description: 'This sandbox: its prefix on the origin that serves this document' }] } : document;
+    },
   });
 }

@@ -1,20 +1,94 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { NotFound, ValidationFailed } from '../errors/domain-error';
+import { isUuid } from '../values/uuid.pipe';
 import { DEFAULT_SANDBOX_ID, SandboxContext } from './sandbox-context';
+import type { SandboxRegistry } from './sandbox-registry';
 
 /** The sandbox a request addresses, resolved at the edge before anything else reads it. */
 export interface RequestWithSandbox extends IncomingMessage {
   sandboxId?: string;
+  /** `/sandboxes/{id}` when the request came under a sandbox's prefix (stripped from `url`). */
+  sandboxPrefix?: string;
+  /** The path as the client sent it, before the prefix was stripped (express sets it too). */
+  originalUrl?: string;
+}
+
+/** `/sandboxes/{id}` and what follows it (case-insensitive, as Express routes). */
+const PREFIX = /^\/sandboxes\/([^/?]*)(\/[^?]*)?(\?.*)?$/i;
+
+/**
+ * The lifecycle routes live at the root (contract §13): `GET|DELETE /sandboxes/{id}` (a trailing
+ * slash allowed) and `POST /sandboxes/{id}/reset` are not a path inside the sandbox.
+ */
+function isLifecyclePath(method: string | undefined, rest: string | undefined): boolean {
+  return rest === undefined || rest === '/' || (method === 'POST' && /^\/reset\/?$/i.test(rest));
+}
+
+/** The sandbox id of a path segment: `default` or a UUID (lower-cased); else 400 naming sandbox_id. */
+export function parseSandboxId(segment: string): string {
+  if (segment.toLowerCase() === DEFAULT_SANDBOX_ID) return DEFAULT_SANDBOX_ID;
+  if (isUuid(segment)) return segment.toLowerCase();
+  throw new ValidationFailed(`sandbox_id must be "default" or a UUID (got ${JSON.stringify(safeSegment(segment))})`);
+}
+
+function safeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment).slice(0, 100);
+  } catch {
+    return segment.slice(0, 100);
+  }
 }
 
 /**
  * The one place that decides a request's sandbox, once, at the edge (later calls read it back).
- * Today every request is the default sandbox's; the `/sandboxes/{id}` prefix routing (contract §13
- * Addressing) sets the id here (and strips the prefix) when it comes.
+ * A request to `/sandboxes/{id}/<rest>` is served as `/<rest>` in sandbox `{id}` (contract §13
+ * Addressing): `req.url` is rewritten, `req.originalUrl` keeps what the client sent (answers name
+ * it as `instance`). Everything else, the lifecycle routes included, is the default sandbox's.
+ * A malformed id is 400 VALIDATION_FAILED naming sandbox_id.
  */
 export function resolveRequestSandbox(req: RequestWithSandbox): string {
-  req.sandboxId ??= DEFAULT_SANDBOX_ID;
-  return req.sandboxId;
+  if (req.sandboxId !== undefined) return req.sandboxId;
+  const url = req.url ?? '/';
+  const prefixed = PREFIX.exec(url);
+  if (!prefixed || isLifecyclePath(req.method, prefixed[2])) {
+    req.sandboxId = DEFAULT_SANDBOX_ID;
+    return req.sandboxId;
+  }
+  const sandboxId = parseSandboxId(prefixed[1]);
+  req.originalUrl ??= url;
+  req.url = `${prefixed[2]}${prefixed[3] ?? ''}`;
+  req.sandboxPrefix = `/sandboxes/${prefixed[1]}`;
+  req.sandboxId = sandboxId;
+  return sandboxId;
+}
+
+/** The prefix a request came under (`/sandboxes/{id}`), or undefined at the root. */
+export function sandboxPrefixOf(req: RequestWithSandbox): string | undefined {
+  return req.sandboxPrefix;
+}
+
+/**
+ * The edge middleware of the routing: resolves the request's sandbox and answers 404 NOT_FOUND when
+ * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists).
+ */
+export function routeToSandbox(registry: SandboxRegistry) {
+  return (req: Request & RequestWithSandbox, _res: Response, next: NextFunction): void => {
+    let sandboxId: string;
+    try {
+      sandboxId = resolveRequestSandbox(req);
+    } catch (error) {
+      // Answered in the default sandbox's context: nothing of an unknown sandbox is read.
+      req.sandboxId = DEFAULT_SANDBOX_ID;
+      return next(error);
+    }
+    if (sandboxId === DEFAULT_SANDBOX_ID) return next();
+    registry.exists(sandboxId).then((found) => {
+      if (found) return next();
+      req.sandboxId = DEFAULT_SANDBOX_ID;
+      next(new NotFound(`No sandbox has the id ${sandboxId}.`));
+    }, next);
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ const OUTSIDE_SANDBOX_DB: Record<string, string> = {
   'libs/common/src/database/entity-rows.ts': 'reads entity metadata; runs no statement',
   'libs/common/src/database/database.module.ts': 'opens the connection and runs the migrations',
   'libs/common/src/health/database-health.ts': 'SELECT 1: the service, not a sandbox',
+  'libs/common/src/sandbox/sandbox-registry.ts': 'the sandbox table itself: which sandboxes exist, not their data',
   'libs/common/src/jobs/job-lease.repository.ts': 'job_lease guards processes, not a sandbox',
 };
 
