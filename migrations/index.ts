@@ -10,6 +10,7 @@ import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './17
 import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
 import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './1763800007000-SandboxCreateMaintenanceWindowEvents';
 import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './1763800013400-SecretsHashPendingCodesAndAutostartTokens';
+import { SandboxesKeysAndSettings1763800016000 } from './1763800016000-SandboxesKeysAndSettings';
 import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-SandboxesScopeEveryTable';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   SandboxCreateMaintenanceWindowEvents1763800007000,
   SecretsHashPendingCodesAndAutostartTokens1763800013400,
   SandboxesScopeEveryTable1763800015000,
+  SandboxesKeysAndSettings1763800016000,
 ];

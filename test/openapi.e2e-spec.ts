@@ -54,7 +54,8 @@ const ALL_OPTIONAL_BODIES = ['SeedFixtureDto'];
 const NON_JSON = /^(application\/(yaml|x-yaml)|text\/(html|yaml)|image\/)/;
 
 /** Ids the sandbox issues are UUIDs (contract §2); these `_id` fields are not. */
-const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id'];
+// sandbox_id: a UUID, or the default sandbox's literal `default` (contract §13), described by a pattern.
+const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id', 'sandbox_id'];
 
 interface Schema {
   $ref?: string;

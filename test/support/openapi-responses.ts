@@ -2,7 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Response } from 'supertest';
-import { tokenEndpointOf } from '@app/common';
+import { resolveRequestSandbox, type RequestWithSandbox, tokenEndpointOf } from '@app/common';
 
 // ajv-formats is CommonJS: under ESM its function is the default export's default.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -20,6 +20,9 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
  *   the token paths, whose shape is chosen by path); a path that does not percent-decode may answer 400.
  * - The retired redirect flows (contract §12) are not operations (they never succeed): their 501, 410
  *   or downtime 503 is a problem, checked against ProblemDto.
+ * - Under a sandbox's prefix (`/sandboxes/{id}/…`, contract §13) a path is the operation of the path
+ *   without it; the routing's own refusals there (a malformed id 400, an unknown sandbox 404, a
+ *   root-only path 404) are problems, checked against ProblemDto.
  * - Routes of test-only modules (`createTestApp({ imports })`) live under /test-only/ and are not the
  *   product's: their answers are the test's business.
  */
@@ -59,10 +62,39 @@ export class OpenApiResponseValidator {
       .sort((a, b) => a.templated - b.templated);
   }
 
+  /** The path as the routing serves it (a sandbox's prefix stripped); null when the routing refuses it. */
+  private pathInSandbox(method: string, path: string): string | null {
+    const request = { method: method.toUpperCase(), url: path } as RequestWithSandbox;
+    try {
+      resolveRequestSandbox(request);
+    } catch {
+      return null;
+    }
+    return request.url ?? path;
+  }
+
+  /** An answer no operation describes: a problem, or the token paths' RFC 6749 error (contract §2). */
+  private checkProblem(where: string, path: string, res: Response): void {
+    const [type, schema] = tokenEndpointOf(path) ? ['application/json', 'OAuthErrorDto'] : ['application/problem+json', 'ProblemDto'];
+    if (!String(res.headers['content-type']).startsWith(type)) this.fail(where, `an undescribed path answers ${type}, not ${res.headers['content-type']}`);
+    this.checkBody(where, { $ref: `#/components/schemas/${schema}` }, res, `undocumented:${schema}`);
+  }
+
   /** Throws an error naming every mismatch of `res` to the document; returns quietly when it fits. */
   check(method: string, url: string, res: Response): void {
-    const path = new URL(url, 'http://sandbox').pathname;
+    const sent = new URL(url, 'http://sandbox').pathname;
+    const path = this.pathInSandbox(method, sent);
+    if (path === null) {
+      const where = `${method.toUpperCase()} ${sent} → ${res.status}`;
+      if (res.status !== 400 && res.status !== 404) this.fail(where, `the sandbox routing refuses this path, yet it answered ${res.status}`);
+      this.checkProblem(where, sent, res);
+      return;
+    }
     if (DOCUMENTATION.test(path) || TEST_ONLY.test(path)) return;
+    if (path !== sent && res.status === 404 && /^No sandbox has the id /.test(String(res.body?.reason?.message ?? res.body?.error_description))) {
+      this.checkProblem(`${method.toUpperCase()} ${sent} → ${res.status}`, sent, res);
+      return;
+    }
     const route = this.routes.find((r) => r.pattern.test(path));
     const operation = route ? (this.document.paths[route.path] as Record<string, unknown>)[method.toLowerCase()] as OperationLike | undefined : undefined;
     const where = `${method.toUpperCase()} ${path} → ${res.status}`;
@@ -72,9 +104,7 @@ export class OpenApiResponseValidator {
       const redirectFlow = RETIRED_REDIRECT_FLOWS.test(path) && [410, 501, 503].includes(res.status);
       const undecodable = res.status === 400 && !decodes(path);
       if (res.status !== 404 && !redirectFlow && !undecodable) this.fail(where, `${route ? 'this method of the path' : 'the path'} is not in the document, yet it answered ${res.status}`);
-      const [type, schema] = tokenEndpointOf(path) ? ['application/json', 'OAuthErrorDto'] : ['application/problem+json', 'ProblemDto'];
-      if (!String(res.headers['content-type']).startsWith(type)) this.fail(where, `an undescribed path answers ${type}, not ${res.headers['content-type']}`);
-      this.checkBody(where, { $ref: `#/components/schemas/${schema}` }, res, `undocumented:${schema}`);
+      this.checkProblem(where, path, res);
       return;
     }
     const responses = operation.responses ?? {};

@@ -11,3 +11,6 @@ export { AdminUsersService } from './users/admin-users.service';
 export { ListUsersQueryDto, OpenAccountDto, PutUserDto } from './users/user.dto';
 export type { UserListDto, UserResponseDto, UserSummaryDto } from './users/user.dto';
 export { DemoSeeder, DEMO_PARTNER_KEY_FILE } from './seed/demo-seeder';
+// The sandbox lifecycle (contract §13), for the command line and tests.
+export { SandboxesService } from './sandboxes/sandboxes.service';
+export { CreateSandboxDto, SandboxCreatedDto, SandboxDto, SandboxListDto, ListSandboxesQueryDto } from './sandboxes/sandbox.dto';

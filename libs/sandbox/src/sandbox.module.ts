@@ -15,12 +15,14 @@ import { AdminPartnersController } from './partners/admin-partners.controller';
 import { AdminSeedController } from './seed/admin-seed.controller';
 import { DemoSeeder } from './seed/demo-seeder';
 import { SeedService } from './seed/seed.service';
+import { SandboxesController } from './sandboxes/sandboxes.controller';
+import { SandboxesService } from './sandboxes/sandboxes.service';
 import { AdminTppsController } from './tpps/admin-tpps.controller';
 import { AdminUsersController } from './users/admin-users.controller';
 import { AdminUsersService } from './users/admin-users.service';
 
 /**
- * Every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services;
+ * The sandbox lifecycle (/sandboxes, contract §13), every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services;
  * the planned-downtime calendar and the retired-version table, as request gates.
  */
 @Module({
@@ -34,8 +36,9 @@ import { AdminUsersService } from './users/admin-users.service';
     AdminSeedController,
     TestCertificateController,
     MaintenanceWindowsController,
+    SandboxesController,
   ],
-  providers: [AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi],
+  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

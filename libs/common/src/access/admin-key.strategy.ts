@@ -2,6 +2,9 @@ import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
 import { SandboxConfig } from '../config/sandbox-config';
 import { Forbidden } from '../errors/domain-error';
+import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
+import { DEFAULT_SANDBOX_ID } from '../sandbox/sandbox-context';
+import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { hashSecret, secretMatchesHash } from '../values/secrets';
 import { ADMIN_STRATEGY } from './access.decorators';
 import { AccessStrategy, type PrincipalOf } from './access-strategy';
@@ -11,21 +14,37 @@ import { BearerAuthenticator } from './bearer-token';
 export type AdminPrincipal = PrincipalOf<'admin'>;
 
 /**
- * The `@AdminOnly()` policy: `Authorization: Bearer <ADMIN_API_KEY>`, compared by SHA-256 in constant
- * time; 403 for everyone while no ADMIN_API_KEY is configured (contract §3).
+ * The sandbox a request administers: the lifecycle routes name it as their `sandbox_id` path
+ * parameter (`GET|DELETE /sandboxes/{id}`, `POST /sandboxes/{id}/reset`), the admin routes are the
+ * request's own sandbox; `POST|GET /sandboxes` administer the service (the default sandbox's key,
+ * the operator key, opens them). null: a malformed id, which no sandbox key opens.
+ */
+function administeredSandbox(request: Request & RequestWithSandbox): string | null {
+  const named = (request.params as Record<string, string> | undefined)?.sandbox_id;
+  if (named === undefined) return request.sandboxId ?? DEFAULT_SANDBOX_ID;
+  try {
+    return parseSandboxId(named);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The `@AdminOnly()` policy (contract §3, §13 Keys): `Authorization: Bearer <key>`, compared by
+ * SHA-256 in constant time. The operator key (ADMIN_API_KEY) opens every sandbox's admin routes and
+ * the lifecycle; a created sandbox's own admin key opens its admin routes and its own GET, reset and
+ * DELETE, and nothing else (401). Without ADMIN_API_KEY the default sandbox's admin is 403 to
+ * everyone, while a created sandbox's own key still works.
  */
 @Injectable()
 export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = ADMIN_STRATEGY;
   private readonly keyHash: string | null;
-  private readonly bearer = new BearerAuthenticator<AdminPrincipal>(
-    (key) => Promise.resolve(this.keyHash !== null && secretMatchesHash(key, this.keyHash) ? { kind: 'admin' } : null),
-    'The admin API needs Authorization: Bearer <ADMIN_API_KEY>.',
-  );
 
   constructor(
     private readonly config: SandboxConfig,
     private readonly registry: AccessStrategyRegistry,
+    private readonly sandboxes: SandboxRegistry,
   ) {
     this.keyHash = config.adminApiKey ? hashSecret(config.adminApiKey) : null;
   }
@@ -35,9 +54,23 @@ export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
   }
 
   authenticate(context: ExecutionContext): Promise<AdminPrincipal> {
-    if (!this.config.adminApiKey) {
-      throw new Forbidden('The admin API is closed: the service was started without ADMIN_API_KEY.');
+    const request = context.switchToHttp().getRequest<Request & RequestWithSandbox>();
+    const sandboxId = administeredSandbox(request);
+    if (sandboxId === DEFAULT_SANDBOX_ID) {
+      if (!this.config.adminApiKey) throw new Forbidden('The admin API is closed: the service was started without ADMIN_API_KEY.');
+      return new BearerAuthenticator((key) => this.verify(key, null), 'The admin API needs Authorization: Bearer <ADMIN_API_KEY>.').authenticate(request);
     }
-    return this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
+    return new BearerAuthenticator(
+      (key) => this.verify(key, sandboxId),
+      "This sandbox's admin API needs Authorization: Bearer <its admin_key or ADMIN_API_KEY>.",
+    ).authenticate(request);
+  }
+
+  /** The operator key, else the administered sandbox's own admin key (null: none applies). */
+  private async verify(key: string, sandboxId: string | null): Promise<AdminPrincipal | null> {
+    if (this.keyHash !== null && secretMatchesHash(key, this.keyHash)) return { kind: 'admin' };
+    if (sandboxId === null) return null;
+    const ownKeyHash = (await this.sandboxes.find(sandboxId))?.adminKeyHash;
+    return ownKeyHash && secretMatchesHash(key, ownKeyHash) ? { kind: 'admin' } : null;
   }
 }

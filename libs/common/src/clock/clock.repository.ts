@@ -3,9 +3,11 @@ import { SandboxDb } from '../sandbox/sandbox-db';
 import { ClockState } from './clock-state';
 import { SandboxClockEntity } from './sandbox-clock.entity';
 
-/** The clock row read together with its sandbox's generation (bumped by reset and delete). */
+/** The clock row read together with its sandbox's generation (bumped by reset and delete) and downtime setting. */
 export interface SandboxRead extends ClockState {
   generation: string;
+  /** The sandbox's planned-downtime calendar (contract §13 POST /sandboxes); null: the service's DOWNTIME_CALENDAR. */
+  downtimeCalendar: boolean | null;
 }
 
 /** The context's sandbox's sandbox_clock row (one per sandbox, contract §6/§13). Every change is one statement. */
@@ -17,12 +19,12 @@ export class ClockRepository {
 
   async read(): Promise<SandboxRead> {
     const result = await this.db.query(
-      `SELECT ${this.rows.select('c')}, s.generation::text AS generation
+      `SELECT ${this.rows.select('c')}, s.generation::text AS generation, s.downtime_calendar
          FROM sandbox_clock c JOIN sandbox s ON s.id = c.sandbox_id
         WHERE c.sandbox_id = $1`,
     );
-    const row = (result as Array<{ generation: string }>)[0];
-    return { ...this.state(result), generation: row.generation };
+    const row = (result as Array<{ generation: string; downtime_calendar: boolean | null }>)[0];
+    return { ...this.state(result), generation: row.generation, downtimeCalendar: row.downtime_calendar };
   }
 
   async set(sandboxNow: Date, realNow: Date, frozen: boolean): Promise<ClockState> {

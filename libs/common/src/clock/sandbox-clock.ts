@@ -12,6 +12,7 @@ const MAX_STALENESS_MS = 900;
 class CachedSandbox {
   state: ClockState = REAL_TIME;
   generation = '0';
+  downtimeCalendar: boolean | null = null;
   readAtMs = Number.NEGATIVE_INFINITY;
   inFlight: Promise<void> | null = null;
   /** Orders reads and changes: an answer older than the one adopted is dropped. */
@@ -47,6 +48,11 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     return this.cached().generation;
   }
 
+  /** The sandbox's own planned-downtime setting as last read (null: the service's DOWNTIME_CALENDAR). */
+  get downtimeCalendar(): boolean | null {
+    return this.cached().downtimeCalendar;
+  }
+
   /** Re-reads the clock row if the cached copy may be stale; concurrent callers share one read. */
   async sync(): Promise<void> {
     const cached = this.cached();
@@ -59,7 +65,7 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     return this.adopt(async () => {
       const read = await this.repository.read();
       // A read brings the generation; a change (set, advance, reset) keeps the last one read.
-      if (read.generation !== undefined) this.cached().generation = read.generation;
+      if (read.generation !== undefined) Object.assign(this.cached(), { generation: read.generation, downtimeCalendar: read.downtimeCalendar });
       return read;
     });
   }

@@ -63,6 +63,12 @@ export class SandboxEnvironment {
   DEMO_PARTNER_KEY?: string;
 
   @Transform(toInteger)
+  @IsInt({ message: 'SANDBOX_MAX must be an integer from 0 to 1000000 (created sandboxes; the default one does not count)' })
+  @Min(0, { message: 'SANDBOX_MAX must be an integer from 0 to 1000000 (created sandboxes; the default one does not count)' })
+  @Max(1_000_000, { message: 'SANDBOX_MAX must be an integer from 0 to 1000000 (created sandboxes; the default one does not count)' })
+  SANDBOX_MAX: number = 10_000;
+
+  @Transform(toInteger)
   @IsInt({ message: 'JOBS_INTERVAL_MS must be an integer (milliseconds; 0 turns the schedule off)' })
   @Min(0, { message: 'JOBS_INTERVAL_MS must not be negative' })
   JOBS_INTERVAL_MS: number = 5000;
@@ -136,6 +142,8 @@ export class SandboxConfig {
   readonly defaultSandboxUser: string;
   readonly seedDemo: boolean;
   readonly demoPartnerKey: string | undefined;
+  /** How many sandboxes POST /sandboxes may create (contract §13); the default one does not count. */
+  readonly sandboxMax: number;
   /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
   readonly jobsIntervalMs: number;
   /** How long a job claim holds unless renewed, and how often its holder renews it while the job runs. */
@@ -154,6 +162,7 @@ export class SandboxConfig {
     this.defaultSandboxUser = env.DEFAULT_SANDBOX_USER;
     this.seedDemo = env.SEED_DEMO;
     this.demoPartnerKey = env.DEMO_PARTNER_KEY;
+    this.sandboxMax = env.SANDBOX_MAX;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
     this.jobLeaseMs = env.JOB_LEASE_MS;
     this.jobLeaseRenewMs = env.JOB_LEASE_RENEW_MS;

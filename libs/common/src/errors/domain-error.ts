@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: 'not_found',
   CONFLICT: 'conflict',
   INVALID_STATE: 'invalid_state',
+  /** SANDBOX_MAX sandboxes exist (contract §13). */
+  SANDBOX_LIMIT_REACHED: 'conflict',
   RFA4_SIGNING_IN_PROGRESS: 'conflict',
   POLLING_TOO_FAST: 'too_many_requests',
   PAYLOAD_TOO_LARGE: 'payload_too_large',

@@ -1,10 +1,9 @@
-import { Controller, Get, NotFoundException, Req } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { Public } from '../access/access.decorators';
 import { ApiInterface } from '../openapi/api-interface.decorator';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { API_TAG } from '../openapi/api-tags';
-import { type RequestWithSandbox, sandboxPrefixOf } from '../sandbox/request-sandbox';
 import { DatabaseHealth } from './database-health';
 
 export class HealthResponseDto {
@@ -22,9 +21,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and database check', description: 'Answers 200 when the database answers (contract §1).' })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiProblems({ status: 503, code: 'DATABASE_UNAVAILABLE', description: 'The database does not answer', message: 'The database does not answer.' })
-  check(@Req() request: RequestWithSandbox): Promise<HealthResponseDto> {
-    // The service's health, at the root only (contract §13): under a prefix it is an unknown route.
-    if (sandboxPrefixOf(request)) throw new NotFoundException();
+  check(): Promise<HealthResponseDto> {
     return this.health.check();
   }
 }

@@ -1,9 +1,10 @@
+import { NotFoundException } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { NotFound, ValidationFailed } from '../errors/domain-error';
+import { ValidationFailed } from '../errors/domain-error';
 import { isUuid } from '../values/uuid.pipe';
 import { DEFAULT_SANDBOX_ID, SandboxContext } from './sandbox-context';
-import type { SandboxRegistry } from './sandbox-registry';
+import { type SandboxRegistry, UnknownSandbox } from './sandbox-registry';
 
 /** The sandbox a request addresses, resolved at the edge before anything else reads it. */
 export interface RequestWithSandbox extends IncomingMessage {
@@ -25,6 +26,9 @@ function isLifecyclePath(method: string | undefined, rest: string | undefined): 
   return rest === undefined || rest === '/' || (method === 'POST' && /^\/reset\/?$/i.test(rest));
 }
 
+/** The service's own paths, at the root only (contract §13): under a prefix they are an unknown route. */
+const ROOT_ONLY = /^\/(health|sandboxes)(\/|$)/i;
+
 /** The sandbox id of a path segment: `default` or a UUID (lower-cased); else 400 naming sandbox_id. */
 export function parseSandboxId(segment: string): string {
   if (segment.toLowerCase() === DEFAULT_SANDBOX_ID) return DEFAULT_SANDBOX_ID;
@@ -45,7 +49,8 @@ function safeSegment(segment: string): string {
  * A request to `/sandboxes/{id}/<rest>` is served as `/<rest>` in sandbox `{id}` (contract §13
  * Addressing): `req.url` is rewritten, `req.originalUrl` keeps what the client sent (answers name
  * it as `instance`). Everything else, the lifecycle routes included, is the default sandbox's.
- * A malformed id is 400 VALIDATION_FAILED naming sandbox_id.
+ * A malformed id is 400 VALIDATION_FAILED naming sandbox_id; `/health` and the lifecycle under a
+ * prefix are 404 as an unknown route.
  */
 export function resolveRequestSandbox(req: RequestWithSandbox): string {
   if (req.sandboxId !== undefined) return req.sandboxId;
@@ -56,6 +61,7 @@ export function resolveRequestSandbox(req: RequestWithSandbox): string {
     return req.sandboxId;
   }
   const sandboxId = parseSandboxId(prefixed[1]);
+  if (ROOT_ONLY.test(prefixed[2])) throw new NotFoundException();
   req.originalUrl ??= url;
   req.url = `${prefixed[2]}${prefixed[3] ?? ''}`;
   req.sandboxPrefix = `/sandboxes/${prefixed[1]}`;
@@ -86,7 +92,7 @@ export function routeToSandbox(registry: SandboxRegistry) {
     registry.exists(sandboxId).then((found) => {
       if (found) return next();
       req.sandboxId = DEFAULT_SANDBOX_ID;
-      next(new NotFound(`No sandbox has the id ${sandboxId}.`));
+      next(new UnknownSandbox(sandboxId));
     }, next);
   };
 }

@@ -1,17 +1,87 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '../database/returned-rows';
+import { NotFound } from '../errors/domain-error';
+import { SandboxContext } from './sandbox-context';
 
 /** Other instances see a deletion within this long (contract §13: within 1 s). */
 const MAX_STALENESS_MS = 900;
 /** Bounded: a flood of ids costs memory up to this many entries. */
 const CAPACITY = 10_000;
 
+/** A well-formed sandbox id that names no sandbox: 404 on every route under it (contract §13). */
+export class UnknownSandbox extends NotFound {
+  constructor(sandboxId: string) {
+    super(`No sandbox has the id ${sandboxId}.`);
+  }
+}
+
+/** What a sandbox was created with: a reset recreates it from these (contract §13 Lifecycle). */
+export interface SandboxSettings {
+  seedDemo: boolean;
+  demoPartnerKeyHash: string | null;
+  /** null: the service's DOWNTIME_CALENDAR. */
+  downtimeCalendar: boolean | null;
+  /** null: real time. */
+  clockNow: Date | null;
+  clockFrozen: boolean;
+  /** The seed fixture of contract §8 as created (its partners' keys as hashes), or null. */
+  fixture: unknown;
+}
+
+export interface SandboxRow extends SandboxSettings {
+  id: string;
+  name: string;
+  generation: string;
+  adminKeyHash: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
+export type NewSandbox = Pick<SandboxRow, 'id' | 'name' | 'adminKeyHash'> & SandboxSettings & Partial<Pick<SandboxRow, 'generation' | 'createdAt'>>;
+
+const COLUMNS = `id, name, generation::text AS generation, admin_key_hash, seed_demo, demo_partner_key_hash,
+  downtime_calendar, clock_now, clock_frozen, fixture, created_at, last_used_at`;
+
+interface RawRow {
+  id: string;
+  name: string;
+  generation: string;
+  admin_key_hash: string | null;
+  seed_demo: boolean;
+  demo_partner_key_hash: string | null;
+  downtime_calendar: boolean | null;
+  clock_now: Date | string | null;
+  clock_frozen: boolean;
+  fixture: unknown;
+  created_at: Date | string;
+  last_used_at: Date | string;
+}
+
+function toRow(raw: RawRow): SandboxRow {
+  return {
+    id: raw.id,
+    name: raw.name,
+    generation: raw.generation,
+    adminKeyHash: raw.admin_key_hash,
+    seedDemo: raw.seed_demo,
+    demoPartnerKeyHash: raw.demo_partner_key_hash,
+    downtimeCalendar: raw.downtime_calendar,
+    clockNow: raw.clock_now === null ? null : new Date(raw.clock_now),
+    clockFrozen: raw.clock_frozen,
+    fixture: typeof raw.fixture === 'string' ? JSON.parse(raw.fixture) : raw.fixture,
+    createdAt: new Date(raw.created_at),
+    lastUsedAt: new Date(raw.last_used_at),
+  };
+}
+
 /**
  * The `sandbox` table itself: which sandboxes exist (contract §13). It is the registry of sandboxes,
  * not a sandbox's data, so it is the one reader of that table outside SandboxDb. `exists` is the
  * one cached lookup per request of the prefix routing: a sandbox found is remembered for under a
  * second (a deletion elsewhere is seen within one); one not found is asked again every time (a
- * sandbox created elsewhere is usable at once). The instance that deletes one calls `forget`.
+ * sandbox created elsewhere is usable at once). `delete` forgets at once on this instance. Every
+ * statement joins the context's transaction when one is open (SandboxDb.transaction).
  */
 @Injectable()
 export class SandboxRegistry {
@@ -23,7 +93,7 @@ export class SandboxRegistry {
     const seenAt = this.seenAtMs.get(sandboxId);
     if (seenAt !== undefined && Date.now() - seenAt < MAX_STALENESS_MS) return true;
     const checkedAt = Date.now();
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
+    const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
     this.seenAtMs.delete(sandboxId);
     if (rows.length === 0) return false;
     if (this.seenAtMs.size >= CAPACITY) this.seenAtMs.delete(this.seenAtMs.keys().next().value as string);
@@ -34,5 +104,66 @@ export class SandboxRegistry {
   /** Drops a deleted sandbox at once on this instance. */
   forget(sandboxId: string): void {
     this.seenAtMs.delete(sandboxId);
+  }
+
+  async find(sandboxId: string, forUpdate = false): Promise<SandboxRow | null> {
+    const rows: RawRow[] = await this.manager.query(`SELECT ${COLUMNS} FROM sandbox WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [sandboxId]);
+    return rows.length === 0 ? null : toRow(rows[0]);
+  }
+
+  /** One keyset page in id order (byte order, so every instance pages alike). */
+  async list(after: string | undefined, limit: number): Promise<SandboxRow[]> {
+    const rows: RawRow[] = await this.manager.query(
+      `SELECT ${COLUMNS} FROM sandbox WHERE ($1::text IS NULL OR id COLLATE "C" > $1) ORDER BY id COLLATE "C" LIMIT $2`,
+      [after ?? null, limit],
+    );
+    return rows.map(toRow);
+  }
+
+  /**
+   * How many sandboxes exist besides the default one (SANDBOX_MAX counts these). `exclusive`: first
+   * takes a transaction-level advisory lock, so concurrent creations count one after another.
+   */
+  async countCreated(exclusive = false): Promise<number> {
+    if (exclusive) await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_create'))`);
+    const rows: Array<{ n: number | string }> = await this.manager.query(`SELECT count(*) AS n FROM sandbox WHERE id <> 'default'`);
+    return Number(rows[0].n);
+  }
+
+  /** The sandbox row and its clock row (real time; the caller sets the clock in the sandbox's context). */
+  async insert(sandbox: NewSandbox): Promise<SandboxRow> {
+    const rows: RawRow[] = await this.manager.query(
+      `INSERT INTO sandbox (id, name, generation, admin_key_hash, seed_demo, demo_partner_key_hash, downtime_calendar,
+                            clock_now, clock_frozen, fixture, created_at, last_used_at)
+       VALUES ($1, $2, COALESCE($3::bigint, 1), $4, $5, $6, $7, $8, $9, $10::jsonb, COALESCE($11::timestamptz, now()), now())
+       RETURNING ${COLUMNS}`,
+      [
+        sandbox.id,
+        sandbox.name,
+        sandbox.generation ?? null,
+        sandbox.adminKeyHash,
+        sandbox.seedDemo,
+        sandbox.demoPartnerKeyHash,
+        sandbox.downtimeCalendar,
+        sandbox.clockNow,
+        sandbox.clockFrozen,
+        sandbox.fixture === null || sandbox.fixture === undefined ? null : JSON.stringify(sandbox.fixture),
+        sandbox.createdAt ?? null,
+      ],
+    );
+    await this.manager.query(`INSERT INTO sandbox_clock (sandbox_id, frozen) VALUES ($1, false)`, [sandbox.id]);
+    return toRow(rows[0]);
+  }
+
+  /** Deletes the sandbox; ON DELETE CASCADE removes every row of its data. */
+  async delete(sandboxId: string): Promise<boolean> {
+    const rows = returnedRows(await this.manager.query(`DELETE FROM sandbox WHERE id = $1 RETURNING id`, [sandboxId]));
+    this.forget(sandboxId);
+    return rows.length === 1;
+  }
+
+  /** The context's transaction when one is open (the embedded database has one connection). */
+  private get manager(): EntityManager {
+    return (SandboxContext.active ? SandboxContext.current().manager : undefined) ?? this.dataSource.manager;
   }
 }

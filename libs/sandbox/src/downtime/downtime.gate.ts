@@ -3,8 +3,8 @@ import type { Request } from 'express';
 import { DomainError, type RequestGate, RequestGates, SandboxClock, SandboxConfig } from '@app/common';
 import { activeWindow, formatWindow } from './downtime-calendar';
 
-/** Contract §7: these stay up during planned downtime; every bank route goes down. */
-const ALWAYS_UP = /^\/(health|openapi\.json|openapi\.yaml|docs|admin|sandbox)(\/|$)/;
+/** Contract §7: these stay up during planned downtime (and the sandbox lifecycle, §13); every bank route goes down. */
+const ALWAYS_UP = /^\/(health|openapi\.json|openapi\.yaml|docs|admin|sandbox|sandboxes)(\/|$)/;
 
 export class PlannedDowntime extends DomainError {
   constructor(end: string, retryAfterSeconds: number) {
@@ -13,7 +13,7 @@ export class PlannedDowntime extends DomainError {
 }
 
 /**
- * Inside a window of the calendar (sandbox clock), every bank route answers 503 PLANNED_DOWNTIME with
+ * Inside a window of the calendar (sandbox clock), when the sandbox's calendar is on, every bank route answers 503 PLANNED_DOWNTIME with
  * Retry-After in whole seconds to the window's end, before any other check (contract §1, §7).
  */
 @Injectable()
@@ -27,12 +27,18 @@ export class DowntimeGate implements RequestGate, OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (this.config.downtimeCalendar) this.gates.register(this);
+    this.gates.register(this);
+  }
+
+  /** Whether the context's sandbox keeps the calendar: its own setting (contract §13), else DOWNTIME_CALENDAR. */
+  calendarOn(): boolean {
+    return this.clock.downtimeCalendar ?? this.config.downtimeCalendar;
   }
 
   async pass(request: Request): Promise<void> {
     if (ALWAYS_UP.test(request.path)) return;
     await this.clock.sync();
+    if (!this.calendarOn()) return;
     const now = this.clock.now();
     const window = activeWindow(now);
     if (window) throw new PlannedDowntime(formatWindow(window).end, Math.ceil((window.end.getTime() - now.getTime()) / 1000));

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, Clock, INSTANT, Public, SandboxConfig } from '@app/common';
+import { API_TAG, ApiInterface, Clock, INSTANT, Public } from '@app/common';
 import { activeWindow, DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
+import { DowntimeGate } from './downtime.gate';
 
 export class MaintenanceWindowDto {
   @ApiProperty({ ...INSTANT, example: '2026-11-22T04:00:00+01:00', description: 'Europe/Stockholm wall-clock time with its offset' })
@@ -40,7 +41,7 @@ export class MaintenanceWindowsDto {
 export class MaintenanceWindowsController {
   constructor(
     private readonly clock: Clock,
-    private readonly config: SandboxConfig,
+    private readonly downtime: DowntimeGate,
   ) {}
 
   @Get()
@@ -51,7 +52,7 @@ export class MaintenanceWindowsController {
   })
   @ApiOkResponse({ type: MaintenanceWindowsDto })
   list(): MaintenanceWindowsDto {
-    const active = this.config.downtimeCalendar ? activeWindow(this.clock.now()) : null;
+    const active = this.downtime.calendarOn() ? activeWindow(this.clock.now()) : null;
     return { active: active ? formatWindow(active) : null, windows: DOWNTIME_WINDOWS.map(formatWindow) };
   }
 }

@@ -48,21 +48,38 @@ export class DemoSeeder implements OnApplicationBootstrap {
     return SandboxContext.run(DEFAULT_SANDBOX_ID, () => this.seedDefault());
   }
 
-  private async seedDefault(): Promise<void> {
+  /**
+   * The demo set in the context's sandbox (a created one, contract §13), inside the caller's
+   * transaction; its demo partner holds the key whose hash is given (the key is the caller's to show).
+   */
+  async seedSandbox(partnerKeyHash: string): Promise<void> {
+    await this.db.transaction(async () => {
+      if (!(await this.claim())) return;
+      await this.seedUsers();
+      await this.partners.ensureHashed(DEMO_PARTNER_NAME, partnerKeyHash);
+    });
+  }
+
+  /** The default sandbox's demo set per SEED_DEMO and DEMO_PARTNER_KEY (at start and at its reset). */
+  async seedDefault(): Promise<void> {
     if (!this.config.seedDemo) return;
     const key = await this.db.transaction(async () => {
       if (!(await this.claim())) return null;
-      for (const user of DEMO_USERS) {
-        const personalNumber = user.personalNumber as PersonalNumber;
-        await this.users.put(personalNumber, user.settings);
-        for (const account of user.accounts) await this.accounts.open(personalNumber, account);
-      }
+      await this.seedUsers();
       return (await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey ?? newSecret())).apiKey;
     });
     if (key) {
       this.announce(key);
     } else if (this.config.demoPartnerKey) {
       await this.partners.ensure(DEMO_PARTNER_NAME, this.config.demoPartnerKey);
+    }
+  }
+
+  private async seedUsers(): Promise<void> {
+    for (const user of DEMO_USERS) {
+      const personalNumber = user.personalNumber as PersonalNumber;
+      await this.users.put(personalNumber, user.settings);
+      for (const account of user.accounts) await this.accounts.open(personalNumber, account);
     }
   }
 

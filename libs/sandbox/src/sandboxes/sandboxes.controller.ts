@@ -1,0 +1,84 @@
+import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, parseSandboxId } from '@app/common';
+import type { Request } from 'express';
+import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
+import { SandboxesService } from './sandboxes.service';
+
+/** The request's scheme and host (`base_url` is absolute, contract §13; the routing keeps these routes at the root). */
+const Origin = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
+  const request = context.switchToHttp().getRequest<Request>();
+  return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+});
+
+/** `default` or a UUID; else 400 naming sandbox_id. */
+const SANDBOX_ID = { transform: parseSandboxId };
+
+const SANDBOX_ID_PARAM = ApiParam({ name: 'sandbox_id', description: '`default` or the UUID POST /sandboxes answered', example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13' });
+const OWN_KEY = { status: 401, description: 'No Authorization: Bearer <ADMIN_API_KEY or this sandbox\'s admin_key>, or a wrong key' } as const;
+
+@ApiInterface(API_TAG.admin)
+@AdminOnly()
+@Controller('sandboxes')
+export class SandboxesController {
+  constructor(private readonly service: SandboxesService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a sandbox',
+    description:
+      'An isolated copy of the bank\'s world with its own clock, served under `base_url` (contract §13). `admin_key` and `demo_partner_key` are shown only in this answer. Operator key only.',
+  })
+  @ApiCreatedResponse({ type: SandboxCreatedDto })
+  @ApiProblems(...ADMIN_PROBLEMS, { status: 400, description: 'A field missing or malformed' }, { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist' }, 413)
+  create(@Body() dto: CreateSandboxDto, @Origin() origin: string): Promise<SandboxCreatedDto> {
+    return this.service.create(dto, origin);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the sandboxes', description: 'In id order, a page at a time (`limit`, default 100, at most 500; `after`: the previous page\'s `next_after`); the default sandbox too. Never a key. Operator key only.' })
+  @ApiOkResponse({ type: SandboxListDto })
+  @ApiProblems(...ADMIN_PROBLEMS, { status: 400, description: 'limit or after malformed' })
+  list(@Query() query: ListSandboxesQueryDto, @Origin() origin: string): Promise<SandboxListDto> {
+    return this.service.list(query, origin);
+  }
+
+  @Get(':sandbox_id')
+  @SANDBOX_ID_PARAM
+  @ApiOperation({ summary: 'A sandbox', description: 'With the operator key or the sandbox\'s own admin key. Never a key.' })
+  @ApiOkResponse({ type: SandboxDto })
+  @ApiProblems(OWN_KEY, ADMIN_PROBLEMS[1], { status: 400, description: 'sandbox_id neither `default` nor a UUID' }, { status: 404, description: 'No such sandbox' })
+  show(@Param('sandbox_id', SANDBOX_ID) sandboxId: string, @Origin() origin: string): Promise<SandboxDto> {
+    return this.service.show(sandboxId, origin);
+  }
+
+  @Post(':sandbox_id/reset')
+  @HttpCode(200)
+  @SANDBOX_ID_PARAM
+  @ApiOperation({
+    summary: 'Reset a sandbox',
+    description: 'As newly created, in one transaction: data wiped, demo set and fixture seeded again, clock back to its creation setting; id and keys kept. The default sandbox gets the demo set per SEED_DEMO and real time.',
+  })
+  @ApiOkResponse({ type: SandboxDto })
+  @ApiProblems(OWN_KEY, ADMIN_PROBLEMS[1], { status: 400, description: 'sandbox_id neither `default` nor a UUID' }, { status: 404, description: 'No such sandbox' })
+  reset(@Param('sandbox_id', SANDBOX_ID) sandboxId: string, @Origin() origin: string): Promise<SandboxDto> {
+    return this.service.reset(sandboxId, origin);
+  }
+
+  @Delete(':sandbox_id')
+  @HttpCode(204)
+  @SANDBOX_ID_PARAM
+  @ApiOperation({ summary: 'Delete a sandbox', description: 'All its data goes with it; its routes answer 404 at once here and within a second on other instances. The default sandbox cannot be deleted (409).' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(
+    OWN_KEY,
+    ADMIN_PROBLEMS[1],
+    { status: 400, description: 'sandbox_id neither `default` nor a UUID' },
+    { status: 404, description: 'No such sandbox' },
+    { status: 409, code: 'INVALID_STATE', description: 'The default sandbox' },
+  )
+  async delete(@Param('sandbox_id', SANDBOX_ID) sandboxId: string): Promise<void> {
+    await this.service.delete(sandboxId);
+  }
+}

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { SandboxesService } from '@app/sandbox';
+import { expectProblem, expectValidationFailed } from './support/problems';
+import { newPersonalNumber } from './support/personal-numbers';
+import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
+
+interface Created {
+  sandbox_id: string;
+  name: string;
+  base_url: string;
+  admin_key: string;
+  demo_partner_key?: string;
+  created_at: string;
+  last_used_at: string;
+}
+
+const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
+const key = (value: string) => ({ Authorization: `Bearer ${value}` });
+const LATER = '2030-06-01T12:00:00.000Z';
+const preApprovalStatus = () => `/mortgage/2.0/pre-approval/${randomUUID()}/status`;
+
+/** Every table that holds a sandbox's rows (contract §13: all of them go with it). */
+async function rowsOf(t: TestApp, sandboxId: string): Promise<Record<string, number>> {
+  const dataSource = t.app.get(DataSource);
+  const tables: Array<{ table_name: string }> = await dataSource.query(
+    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM ${table_name} WHERE sandbox_id = $1`, [sandboxId]);
+    counts[table_name] = n;
+  }
+  return counts;
+}
+
+describe('sandboxes (contract §13)', () => {
+  let t: TestApp;
+  const create = async (body: object = {}): Promise<Created> =>
+    (await t.http.post('/sandboxes').set(operator).send({ name: 'ci run', ...body }).expect(201)).body;
+  const inSandbox = (sb: Created, path: string) => `/sandboxes/${sb.sandbox_id}${path}`;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { DOWNTIME_CALENDAR: 'off' } });
+  });
+  afterAll(() => t.close());
+
+  describe('Lifecycle', () => {
+    it('POST /sandboxes → 201 { sandbox_id (UUID), name, base_url (absolute, the request\'s host), admin_key, demo_partner_key, created_at, last_used_at }', async () => {
+      const res = await t.http.post('/sandboxes').set(operator).set('Host', 'sandbox.example.com').send({ name: 'ci run 1' }).expect(201);
+      expect(res.body).toEqual({
+        sandbox_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+        name: 'ci run 1',
+        base_url: `http://sandbox.example.com/sandboxes/${res.body.sandbox_id}`,
+        admin_key: expect.any(String),
+        demo_partner_key: expect.any(String),
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+      });
+    });
+
+    it('its admin key opens its own /admin/clock (contract §13 Keys)', async () => {
+      const sb = await create();
+      const res = await t.http.get(inSandbox(sb, '/admin/clock')).set(key(sb.admin_key)).expect(200);
+      expect(res.body).toEqual({ now: expect.any(String), frozen: false });
+    });
+
+    it('name must be 1–100 characters: 400 VALIDATION_FAILED naming name', async () => {
+      for (const name of ['', 'x'.repeat(101)]) expectValidationFailed(await t.http.post('/sandboxes').set(operator).send({ name }), 'name');
+      await t.http.post('/sandboxes').set(operator).send({ name: 'n'.repeat(100) }).expect(201);
+    });
+
+    it('seeds the demo set with the given demo partner key, and none with seed_demo false', async () => {
+      const demoKey = `demo-partner-key-${randomUUID()}`;
+      const seeded = await create({ demo_partner_key: demoKey });
+      expect(seeded.demo_partner_key).toBe(demoKey);
+      await t.http.get(inSandbox(seeded, '/admin/users/191212121212')).set(key(seeded.admin_key)).expect(200);
+      await t.http.get(inSandbox(seeded, preApprovalStatus())).set(key(demoKey)).expect(404);
+      const bare = await create({ seed_demo: false });
+      expect(bare).not.toHaveProperty('demo_partner_key');
+      await t.http.get(inSandbox(bare, '/admin/users/191212121212')).set(key(bare.admin_key)).expect(404);
+    });
+
+    it('clock at creation: the sandbox starts at that time', async () => {
+      const sb = await create({ clock: { now: LATER, frozen: true } });
+      expect((await t.http.get(inSandbox(sb, '/admin/clock')).set(key(sb.admin_key)).expect(200)).body).toEqual({ now: LATER, frozen: true });
+    });
+
+    it('downtime_calendar at creation: on in this sandbox while the service\'s DOWNTIME_CALENDAR is off', async () => {
+      const sb = await create({ downtime_calendar: true, clock: { now: '2026-11-22T05:00:00+01:00', frozen: true } });
+      expectProblem(await t.http.get(inSandbox(sb, '/v2/accounts')), 503, 'PLANNED_DOWNTIME');
+      expect((await t.http.get(inSandbox(sb, '/sandbox/maintenance-windows')).expect(200)).body.active).not.toBeNull();
+      await t.clock.freeze('2026-11-22T05:00:00+01:00');
+      expect((await t.http.get('/sandbox/maintenance-windows').expect(200)).body.active).toBeNull();
+      await t.clock.freeze(BASE_TIME);
+    });
+
+    it('fixture at creation: its users and partners are the sandbox\'s', async () => {
+      const pn = newPersonalNumber();
+      const partnerKey = `fixture-partner-key-${randomUUID()}`;
+      const sb = await create({ seed_demo: false, fixture: { users: [{ personal_number: pn, name: 'Fixture Person', kyc_completed: true }], partners: [{ name: 'Fixture AB', api_key: partnerKey }] } });
+      await t.http.get(inSandbox(sb, `/admin/users/${pn}`)).set(key(sb.admin_key)).expect(200);
+      await t.http.get(inSandbox(sb, preApprovalStatus())).set(key(partnerKey)).expect(404);
+      await t.admin.get(`/admin/users/${pn}`).expect(404);
+    });
+
+    it('GET /sandboxes/{id} with the operator key or its own admin key; keys never appear in GET answers', async () => {
+      const sb = await create();
+      for (const auth of [operator, key(sb.admin_key)]) {
+        const res = await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(auth).expect(200);
+        expect(res.body).toEqual({ sandbox_id: sb.sandbox_id, name: sb.name, base_url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/sandboxes/${sb.sandbox_id}$`)), created_at: sb.created_at, last_used_at: expect.any(String) });
+        expect(res.text).not.toContain(sb.admin_key);
+        expect(res.text).not.toContain(sb.demo_partner_key);
+      }
+      const list = await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200);
+      expect(list.text).not.toContain(sb.admin_key);
+      expect(list.text).not.toContain(sb.demo_partner_key);
+    });
+
+    it('GET /sandboxes pages by keyset (limit, after, next_after) and lists the default sandbox as id and name "default"', async () => {
+      await create();
+      await create();
+      const seen: string[] = [];
+      let after: string | undefined;
+      do {
+        const res = await t.http.get('/sandboxes').query({ limit: 1, ...(after ? { after } : {}) }).set(operator).expect(200);
+        expect(res.body.sandboxes.length).toBeLessThanOrEqual(1);
+        seen.push(...res.body.sandboxes.map((s: { sandbox_id: string }) => s.sandbox_id));
+        if (res.body.sandboxes.some((s: { sandbox_id: string; name: string }) => s.sandbox_id === 'default')) {
+          expect(res.body.sandboxes[0].name).toBe('default');
+        }
+        after = res.body.next_after;
+      } while (after);
+      expect(seen).toContain('default');
+      expect(new Set(seen).size).toBe(seen.length);
+      const all = await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200);
+      expect(all.body.sandboxes.map((s: { sandbox_id: string }) => s.sandbox_id)).toEqual(seen);
+      expectValidationFailed(await t.http.get('/sandboxes').query({ limit: 501 }).set(operator), 'limit');
+    });
+
+    it('DELETE /sandboxes/{id} → 204; then every route under it is 404 and no table holds a row of it', async () => {
+      const sb = await create({ fixture: { users: [{ personal_number: newPersonalNumber(), name: 'Gone', kyc_completed: true }] } });
+      expect(Object.values(await rowsOf(t, sb.sandbox_id)).some((n) => n > 0)).toBe(true);
+      await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(operator).expect(204);
+      expectProblem(await t.http.get(inSandbox(sb, '/admin/clock')).set(key(sb.admin_key)), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(inSandbox(sb, '/sandbox/maintenance-windows')), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(operator), 404, 'NOT_FOUND');
+      expectProblem(await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(operator), 404, 'NOT_FOUND');
+      expect(Object.entries(await rowsOf(t, sb.sandbox_id)).filter(([, n]) => n > 0)).toEqual([]);
+      const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM sandbox_clock WHERE sandbox_id = $1`, [sb.sandbox_id]);
+      expect(n).toBe(0);
+    });
+
+    it('its own admin key deletes its own sandbox', async () => {
+      const sb = await create();
+      await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)).expect(204);
+    });
+
+    it('the default sandbox cannot be deleted: 409 INVALID_STATE, and its data stays', async () => {
+      const pn = newPersonalNumber();
+      await t.admin.put(`/admin/users/${pn}`, { name: 'Stays', kyc_completed: true }).expect(201);
+      expectProblem(await t.http.delete('/sandboxes/default').set(operator), 409, 'INVALID_STATE');
+      await t.admin.get(`/admin/users/${pn}`).expect(200);
+      expect((await t.http.get('/sandboxes/default').set(operator).expect(200)).body).toMatchObject({ sandbox_id: 'default', name: 'default' });
+    });
+
+    it('POST /sandboxes/{id}/reset → 200: same id and keys, data wiped and reseeded, clock back to its creation setting', async () => {
+      const demoKey = `demo-partner-key-${randomUUID()}`;
+      const sb = await create({ demo_partner_key: demoKey, clock: { now: LATER, frozen: true } });
+      const pn = newPersonalNumber();
+      await t.http.put(inSandbox(sb, `/admin/users/${pn}`)).set(key(sb.admin_key)).send({ name: 'Wiped', kyc_completed: true }).expect(201);
+      await t.http.post(inSandbox(sb, '/admin/clock/advance')).set(key(sb.admin_key)).send({ seconds: 3600 }).expect(200);
+      const reset = await t.http.post(`/sandboxes/${sb.sandbox_id}/reset`).set(key(sb.admin_key)).expect(200);
+      expect(reset.body).toEqual({ sandbox_id: sb.sandbox_id, name: sb.name, base_url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/sandboxes/${sb.sandbox_id}$`)), created_at: sb.created_at, last_used_at: expect.any(String) });
+      await t.http.get(inSandbox(sb, `/admin/users/${pn}`)).set(key(sb.admin_key)).expect(404);
+      await t.http.get(inSandbox(sb, '/admin/users/191212121212')).set(key(sb.admin_key)).expect(200);
+      await t.http.get(inSandbox(sb, preApprovalStatus())).set(key(demoKey)).expect(404);
+      expect((await t.http.get(inSandbox(sb, '/admin/clock')).set(key(sb.admin_key)).expect(200)).body).toEqual({ now: LATER, frozen: true });
+    });
+  });
+
+  describe('Isolation', () => {
+    it('the same personal number in two sandboxes is two users: one created in A is unknown in B and at the root', async () => {
+      const [a, b] = [await create(), await create()];
+      const pn = newPersonalNumber();
+      await t.http.put(inSandbox(a, `/admin/users/${pn}`)).set(key(a.admin_key)).send({ name: 'In A', kyc_completed: true }).expect(201);
+      await t.http.get(inSandbox(b, `/admin/users/${pn}`)).set(key(b.admin_key)).expect(404);
+      await t.admin.get(`/admin/users/${pn}`).expect(404);
+      await t.http.put(inSandbox(b, `/admin/users/${pn}`)).set(key(b.admin_key)).send({ name: 'In B', kyc_completed: false }).expect(201);
+      expect((await t.http.get(inSandbox(a, `/admin/users/${pn}`)).set(key(a.admin_key)).expect(200)).body.name).toBe('In A');
+    });
+
+    it('a partner key of A is 401 in B', async () => {
+      const [a, b] = [await create(), await create({ seed_demo: false })];
+      await t.http.get(inSandbox(a, preApprovalStatus())).set(key(a.demo_partner_key!)).expect(404);
+      expectProblem(await t.http.get(inSandbox(b, preApprovalStatus())).set(key(a.demo_partner_key!)), 401, 'UNAUTHORIZED');
+    });
+
+    it("moving A's clock moves neither B's nor the default sandbox's (contract §6)", async () => {
+      const [a, b] = [await create(), await create()];
+      await t.clock.freeze(BASE_TIME);
+      const before = await t.clock.now();
+      await t.http.put(inSandbox(a, '/admin/clock')).set(key(a.admin_key)).send({ now: LATER, frozen: true }).expect(200);
+      expect((await t.http.get(inSandbox(a, '/admin/clock')).set(key(a.admin_key)).expect(200)).body.now).toBe(LATER);
+      expect((await t.http.get(inSandbox(b, '/admin/clock')).set(key(b.admin_key)).expect(200)).body).toMatchObject({ frozen: false });
+      expect(await t.clock.now()).toBe(before);
+    });
+  });
+
+  describe('Keys', () => {
+    it("another sandbox's admin key is 401 on its admin routes and its lifecycle routes", async () => {
+      const [a, b] = [await create(), await create()];
+      expectProblem(await t.http.get(inSandbox(b, '/admin/clock')).set(key(a.admin_key)), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.get(`/sandboxes/${b.sandbox_id}`).set(key(a.admin_key)), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.delete(`/sandboxes/${b.sandbox_id}`).set(key(a.admin_key)), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.post(`/sandboxes/${b.sandbox_id}/reset`).set(key(a.admin_key)), 401, 'UNAUTHORIZED');
+    });
+
+    it("a sandbox's admin key opens neither the root's /admin/* nor POST or GET /sandboxes", async () => {
+      const sb = await create();
+      expectProblem(await t.http.get('/admin/clock').set(key(sb.admin_key)), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.get('/sandboxes').set(key(sb.admin_key)), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.post('/sandboxes').set(key(sb.admin_key)).send({ name: 'no' }), 401, 'UNAUTHORIZED');
+    });
+
+    it('the operator key opens every sandbox\'s /admin/*', async () => {
+      const sb = await create();
+      await t.http.get(inSandbox(sb, '/admin/clock')).set(operator).expect(200);
+      await t.http.get('/sandboxes/default/admin/clock').set(operator).expect(200);
+    });
+  });
+
+  describe('Addressing and Unknown sandbox', () => {
+    it('a well-formed unknown id is 404 NOT_FOUND on a bank route, /admin/* and /openapi.json', async () => {
+      const id = randomUUID();
+      expectProblem(await t.http.get(`/sandboxes/${id}/v2/accounts`), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(`/sandboxes/${id}/admin/clock`).set(operator), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(`/sandboxes/${id}/openapi.json`), 404, 'NOT_FOUND');
+    });
+
+    it('a malformed id is 400 VALIDATION_FAILED naming sandbox_id on a bank route, /admin/* and /openapi.json', async () => {
+      expectValidationFailed(await t.http.get('/sandboxes/not-a-uuid/v2/accounts'), 'sandbox_id');
+      expectValidationFailed(await t.http.get('/sandboxes/not-a-uuid/admin/clock').set(operator), 'sandbox_id');
+      expectValidationFailed(await t.http.get('/sandboxes/not-a-uuid/openapi.json'), 'sandbox_id');
+      expectValidationFailed(await t.http.get('/sandboxes/not-a-uuid').set(operator), 'sandbox_id');
+    });
+
+    it('an unknown sandbox at the token endpoints answers in their own shape (contract §2)', async () => {
+      const res = await t.http.post(`/sandboxes/${randomUUID()}/psd2/auth/1.0/token`).type('form').send({ grant_type: 'x' }).expect(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('No sandbox') });
+    });
+
+    it('/sandboxes/default/... is the default sandbox', async () => {
+      const pn = newPersonalNumber();
+      await t.admin.put(`/admin/users/${pn}`, { name: 'Root', kyc_completed: true }).expect(201);
+      await t.http.get(`/sandboxes/default/admin/users/${pn}`).set(operator).expect(200);
+    });
+
+    it('/openapi.json under a prefix names the prefix as its server; /health is at the root only', async () => {
+      const sb = await create();
+      const doc = await t.http.get(inSandbox(sb, '/openapi.json')).expect(200);
+      expect(doc.body.servers).toEqual([expect.objectContaining({ url: `/sandboxes/${sb.sandbox_id}` })]);
+      await t.http.get('/health').expect(200);
+      expectProblem(await t.http.get(inSandbox(sb, '/health')), 404, 'NOT_FOUND');
+    });
+  });
+});
+
+describe('sandboxes without ADMIN_API_KEY (contract §13 Keys)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ADMIN_API_KEY: '' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('the default sandbox\'s admin stays 403, and POST /sandboxes is refused', async () => {
+    expectProblem(await t.http.get('/admin/clock').set(operator), 403, 'FORBIDDEN');
+    expectProblem(await t.http.post('/sandboxes').set(operator).send({ name: 'no' }), 403, 'FORBIDDEN');
+  });
+
+  it("a created sandbox's own admin key still works", async () => {
+    const sb = await t.get(SandboxesService).create({ name: 'self-administered' }, 'http://localhost');
+    await t.http.get(`/sandboxes/${sb.sandbox_id}/admin/clock`).set(key(sb.admin_key)).expect(200);
+    await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)).expect(200);
+    expectProblem(await t.http.get(`/sandboxes/${sb.sandbox_id}/admin/clock`).set(operator), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('SANDBOX_MAX (contract §13)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SANDBOX_MAX: '1' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('over SANDBOX_MAX: 409 SANDBOX_LIMIT_REACHED, nothing written; the default sandbox does not count', async () => {
+    const first = (await t.http.post('/sandboxes').set(operator).send({ name: 'the one' }).expect(201)).body;
+    expectProblem(await t.http.post('/sandboxes').set(operator).send({ name: 'one too many' }), 409, 'SANDBOX_LIMIT_REACHED');
+    const list = await t.http.get('/sandboxes').set(operator).expect(200);
+    expect(list.body.sandboxes.map((s: { sandbox_id: string }) => s.sandbox_id).sort()).toEqual([first.sandbox_id, 'default'].sort());
+    await t.http.delete(`/sandboxes/${first.sandbox_id}`).set(operator).expect(204);
+    await t.http.post('/sandboxes').set(operator).send({ name: 'room again' }).expect(201);
+  });
+
+  it('POST /sandboxes/default/reset wipes the default sandbox and returns it to real time', async () => {
+    const pn = newPersonalNumber();
+    await t.admin.put(`/admin/users/${pn}`, { name: 'Wiped', kyc_completed: true }).expect(201);
+    await t.clock.freeze(LATER);
+    const res = await t.http.post('/sandboxes/default/reset').set(operator).expect(200);
+    expect(res.body).toMatchObject({ sandbox_id: 'default', name: 'default' });
+    await t.admin.get(`/admin/users/${pn}`).expect(404);
+    const clock = await t.clock.read();
+    expect(clock.frozen).toBe(false);
+    expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
+  });
+});
