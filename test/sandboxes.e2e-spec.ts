@@ -151,6 +151,15 @@ describe('sandboxes (contract §13)', () => {
       expect(n).toBe(0);
     });
 
+    it('last_used_at records the last request under its prefix, to the minute', async () => {
+      const sb = await create();
+      await t.app.get(DataSource).query(`UPDATE sandbox SET last_used_at = '2020-01-01T00:00:00Z' WHERE id = $1`, [sb.sandbox_id]);
+      await t.http.get(inSandbox(sb, '/sandbox/maintenance-windows')).expect(200);
+      const lastUsed = Date.parse((await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(operator).expect(200)).body.last_used_at);
+      expect(lastUsed % 60_000).toBe(0);
+      expect(Math.abs(lastUsed - Date.now())).toBeLessThan(2 * 60_000);
+    });
+
     it('its own admin key deletes its own sandbox', async () => {
       const sb = await create();
       await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)).expect(204);

@@ -76,7 +76,8 @@ export function sandboxPrefixOf(req: RequestWithSandbox): string | undefined {
 
 /**
  * The edge middleware of the routing: resolves the request's sandbox and answers 404 NOT_FOUND when
- * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists).
+ * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists); a request under a
+ * sandbox's prefix is its last use (`last_used_at`, written at most once a minute per instance).
  */
 export function routeToSandbox(registry: SandboxRegistry) {
   return (req: Request & RequestWithSandbox, _res: Response, next: NextFunction): void => {
@@ -89,11 +90,14 @@ export function routeToSandbox(registry: SandboxRegistry) {
       return next(error);
     }
     if (sandboxId === DEFAULT_SANDBOX_ID) return next();
-    registry.exists(sandboxId).then((found) => {
-      if (found) return next();
-      req.sandboxId = DEFAULT_SANDBOX_ID;
-      next(new UnknownSandbox(sandboxId));
-    }, next);
+    registry.exists(sandboxId).then(async (found) => {
+      if (!found) {
+        req.sandboxId = DEFAULT_SANDBOX_ID;
+        return next(new UnknownSandbox(sandboxId));
+      }
+      await registry.touch(sandboxId);
+      next();
+    }).catch(next);
   };
 }
 

@@ -8,6 +8,15 @@ import { SandboxContext } from './sandbox-context';
 const MAX_STALENESS_MS = 900;
 /** Bounded: a flood of ids costs memory up to this many entries. */
 const CAPACITY = 10_000;
+/** last_used_at is recorded to the minute: at most one write per sandbox and instance a minute (contract §13). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Remembers `id` at `atMs` in a Map bounded to CAPACITY entries (the oldest goes first). */
+function remember(map: Map<string, number>, id: string, atMs: number): void {
+  map.delete(id);
+  if (map.size >= CAPACITY) map.delete(map.keys().next().value as string);
+  map.set(id, atMs);
+}
 
 /** A well-formed sandbox id that names no sandbox: 404 on every route under it (contract §13). */
 export class UnknownSandbox extends NotFound {
@@ -86,6 +95,7 @@ function toRow(raw: RawRow): SandboxRow {
 @Injectable()
 export class SandboxRegistry {
   private readonly seenAtMs = new Map<string, number>();
+  private readonly touchedAtMs = new Map<string, number>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -96,14 +106,25 @@ export class SandboxRegistry {
     const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
     this.seenAtMs.delete(sandboxId);
     if (rows.length === 0) return false;
-    if (this.seenAtMs.size >= CAPACITY) this.seenAtMs.delete(this.seenAtMs.keys().next().value as string);
-    this.seenAtMs.set(sandboxId, checkedAt);
+    remember(this.seenAtMs, sandboxId, checkedAt);
     return true;
+  }
+
+  /** Records a request under the sandbox's prefix as its last use (to the minute, never backwards). */
+  async touch(sandboxId: string): Promise<void> {
+    const touchedAt = this.touchedAtMs.get(sandboxId);
+    if (touchedAt !== undefined && Date.now() - touchedAt < TOUCH_EVERY_MS) return;
+    remember(this.touchedAtMs, sandboxId, Date.now());
+    await this.manager.query(
+      `UPDATE sandbox SET last_used_at = date_trunc('minute', now()) WHERE id = $1 AND last_used_at < date_trunc('minute', now())`,
+      [sandboxId],
+    );
   }
 
   /** Drops a deleted sandbox at once on this instance. */
   forget(sandboxId: string): void {
     this.seenAtMs.delete(sandboxId);
+    this.touchedAtMs.delete(sandboxId);
   }
 
   async find(sandboxId: string, forUpdate = false): Promise<SandboxRow | null> {
