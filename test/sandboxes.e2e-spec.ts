@@ -160,6 +160,15 @@ describe('sandboxes (contract §13)', () => {
       expect(Math.abs(lastUsed - Date.now())).toBeLessThan(2 * 60_000);
     });
 
+    it('requests in flight into a sandbox deleted elsewhere answer 404, never 500', async () => {
+      const sb = await create({ seed_demo: false });
+      await t.http.get(inSandbox(sb, '/admin/clock')).set(operator).expect(200);
+      // Deleted around this instance (as another instance would): its routing still remembers it for under a second.
+      await t.app.get(DataSource).query(`DELETE FROM sandbox WHERE id = $1`, [sb.sandbox_id]);
+      expectProblem(await t.http.put(inSandbox(sb, `/admin/users/${newPersonalNumber()}`)).set(operator).send({ name: 'Late', kyc_completed: true }), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(inSandbox(sb, '/admin/clock')).set(operator), 404, 'NOT_FOUND');
+    });
+
     it('its own admin key deletes its own sandbox', async () => {
       const sb = await create();
       await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)).expect(204);

@@ -22,7 +22,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
  *   or downtime 503 is a problem, checked against ProblemDto.
  * - Under a sandbox's prefix (`/sandboxes/{id}/…`, contract §13) a path is the operation of the path
  *   without it; the routing's own refusals there (a malformed id 400, an unknown sandbox 404, a
- *   root-only path 404) are problems, checked against ProblemDto.
+ *   root-only path 404, a sandbox deleted while the request ran 404) are problems, checked against ProblemDto.
  * - Routes of test-only modules (`createTestApp({ imports })`) live under /test-only/ and are not the
  *   product's: their answers are the test's business.
  */
@@ -91,7 +91,7 @@ export class OpenApiResponseValidator {
       return;
     }
     if (DOCUMENTATION.test(path) || TEST_ONLY.test(path)) return;
-    if (path !== sent && res.status === 404 && /^No sandbox has the id /.test(String(res.body?.reason?.message ?? res.body?.error_description))) {
+    if (path !== sent && res.status === 404 && /^(No sandbox has the id |This sandbox no longer exists)/.test(String(res.body?.reason?.message ?? res.body?.error_description))) {
       this.checkProblem(`${method.toUpperCase()} ${sent} → ${res.status}`, sent, res);
       return;
     }

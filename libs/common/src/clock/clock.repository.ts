@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxDb } from '../sandbox/sandbox-db';
+import { DeletedSandbox } from '../sandbox/sandbox-registry';
 import { ClockState } from './clock-state';
 import { SandboxClockEntity } from './sandbox-clock.entity';
 
@@ -24,6 +25,8 @@ export class ClockRepository {
         WHERE c.sandbox_id = $1`,
     );
     const row = (result as Array<{ generation: string; downtime_calendar: boolean | null }>)[0];
+    // Deleted while this request ran (the routing's check is cached for under a second): its 404.
+    if (!row) throw new DeletedSandbox();
     return { ...this.state(result), generation: row.generation, downtimeCalendar: row.downtime_calendar };
   }
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { bodyParserFailure } from '../http/body-parser-errors';
+import { DeletedSandbox, isWriteToDeletedSandbox } from '../sandbox/sandbox-registry';
 import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
 import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
 import { OAuthError, type OAuthErrorCode } from './oauth-error';
@@ -58,6 +59,7 @@ export interface Problem {
 
 /** Maps anything thrown to the problem it stands for; unknown errors become 500 INTERNAL_ERROR. */
 export function toProblem(exception: unknown): Problem {
+  if (isWriteToDeletedSandbox(exception)) return toProblem(new DeletedSandbox());
   if (exception instanceof DomainError) {
     return { status: STATUS_OF_KIND[exception.kind], code: exception.code, message: exception.message, headers: exception.headers };
   }

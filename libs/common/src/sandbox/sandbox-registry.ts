@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { returnedRows } from '../database/returned-rows';
 import { NotFound } from '../errors/domain-error';
 import { SandboxContext } from './sandbox-context';
@@ -23,6 +23,23 @@ export class UnknownSandbox extends NotFound {
   constructor(sandboxId: string) {
     super(`No sandbox has the id ${sandboxId}.`);
   }
+}
+
+/** The sandbox of the request was deleted while it ran (another instance or request deleted it). */
+export class DeletedSandbox extends NotFound {
+  constructor() {
+    super('This sandbox no longer exists: it was deleted.');
+  }
+}
+
+/**
+ * A write of a request in flight into a sandbox deleted meanwhile fails on its `sandbox_id`
+ * foreign key: that is the sandbox's 404, never a 500 (contract §13 Lifecycle).
+ */
+export function isWriteToDeletedSandbox(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; constraint?: string } | undefined;
+  return driverError?.code === '23503' && /_sandbox_id_fkey$/.test(driverError.constraint ?? '');
 }
 
 /** What a sandbox was created with: a reset recreates it from these (contract §13 Lifecycle). */
