@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { SandboxesService } from '@app/sandbox';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newPersonalNumber } from './support/personal-numbers';
-import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
+import { describeOnServer } from './support/server-only';
+import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
 interface Created {
   sandbox_id: string;
@@ -332,5 +333,30 @@ describe('SANDBOX_MAX (contract §13)', () => {
     const clock = await t.clock.read();
     expect(clock.frozen).toBe(false);
     expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
+  });
+});
+
+describeOnServer('sandboxes on two instances (contract §13 Lifecycle)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    [a, b] = await twoInstances();
+  });
+  afterAll(() => closeApps(a, b));
+
+  it('created on one, usable on the other at once; deleted on one, 404 on the other within a second', async () => {
+    const sb: Created = (await a.http.post('/sandboxes').set(operator).send({ name: 'shared' }).expect(201)).body;
+    await b.http.get(`/sandboxes/${sb.sandbox_id}/admin/clock`).set(key(sb.admin_key)).expect(200);
+    await a.http.delete(`/sandboxes/${sb.sandbox_id}`).set(operator).expect(204);
+    expectProblem(await a.http.get(`/sandboxes/${sb.sandbox_id}/sandbox/maintenance-windows`), 404, 'NOT_FOUND');
+    // Within a second, re-asked for up to 1.5 s of real time as clients do (request time included).
+    const deadline = Date.now() + 1500;
+    let status = 0;
+    do {
+      status = (await b.http.get(`/sandboxes/${sb.sandbox_id}/sandbox/maintenance-windows`)).status;
+      if (status === 404) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (Date.now() < deadline);
+    expect(status).toBe(404);
   });
 });
