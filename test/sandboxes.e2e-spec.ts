@@ -351,7 +351,7 @@ describeOnServer('sandboxes on two instances (contract §13 Lifecycle)', () => {
     expectProblem(await a.http.get(`/sandboxes/${sb.sandbox_id}/sandbox/maintenance-windows`), 404, 'NOT_FOUND');
     // Within a second, re-asked for up to 1.5 s of real time as clients do (request time included).
     const deadline = Date.now() + 1500;
-    let status = 0;
+    let status: number;
     do {
       status = (await b.http.get(`/sandboxes/${sb.sandbox_id}/sandbox/maintenance-windows`)).status;
       if (status === 404) break;
