@@ -277,6 +277,20 @@ describe('sandboxes (contract §13)', () => {
       await t.http.get(`/sandboxes/default/admin/users/${pn}`).set(operator).expect(200);
     });
 
+    it("a retired path's Link names the successor under the same prefix (contract §12)", async () => {
+      const sb = await create({ clock: { now: '2024-04-30T12:00:00+02:00', frozen: true } });
+      const res = await t.http.get(inSandbox(sb, '/psd2/auth/1.0/authenticate'));
+      expectProblem(res, 501, 'NOT_SIMULATED');
+      expect(res.headers.link).toBe(`</sandboxes/${sb.sandbox_id}/psd2/auth/3.0/authenticate>; rel="successor-version"`);
+    });
+
+    it('/docs is served under a prefix too', async () => {
+      const sb = await create();
+      const res = await t.http.get(inSandbox(sb, '/docs')).redirects(1);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    });
+
     it('/openapi.json under a prefix names the prefix as its server; /health is at the root only', async () => {
       const sb = await create();
       const doc = await t.http.get(inSandbox(sb, '/openapi.json')).expect(200);

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, type RequestGate, RequestGates, SandboxClock } from '@app/common';
+import { DomainError, type RequestGate, RequestGates, SandboxClock, sandboxPrefixOf } from '@app/common';
 import { matchRetired } from './retired-versions';
 
 export class VersionWithdrawn extends DomainError {
@@ -38,7 +38,8 @@ export class RetiredVersionGate implements RequestGate, OnModuleInit {
     if (!match) return;
     const { row, successorUrl } = match;
     await this.clock.sync();
-    response.setHeader('Link', `<${successorUrl.split('?')[0]}>; rel="successor-version"`);
+    // Under a sandbox's prefix the successor is that sandbox's (contract §13 Addressing).
+    response.setHeader('Link', `<${sandboxPrefixOf(request) ?? ''}${successorUrl.split('?')[0]}>; rel="successor-version"`);
     if (row.end && this.clock.now() >= row.end) throw new VersionWithdrawn(row.successorName);
     response.setHeader('Deprecation', `@${Math.floor(row.deprecatedAt.getTime() / 1000)}`);
     if (row.end) response.setHeader('Sunset', row.end.toUTCString());
