@@ -284,6 +284,14 @@ describe('sandboxes (contract §13)', () => {
       expect(res.headers.link).toBe(`</sandboxes/${sb.sandbox_id}/psd2/auth/3.0/authenticate>; rel="successor-version"`);
     });
 
+    it('the eid simulator page under a prefix keeps its links and calls in that sandbox', async () => {
+      const sb = await create();
+      const res = await t.http.get(inSandbox(sb, '/sandbox/eid')).set('Accept', 'text/html').expect(200);
+      expect(res.text).toContain(`data-page-path="/sandboxes/${sb.sandbox_id}/sandbox/eid"`);
+      expect(res.text).toContain(`action="/sandboxes/${sb.sandbox_id}/sandbox/eid"`);
+      expect(res.text).not.toMatch(/(action|href|src)="\/sandbox\//);
+    });
+
     it('/docs is served under a prefix too', async () => {
       const sb = await create();
       const res = await t.http.get(inSandbox(sb, '/docs')).redirects(1);

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { API_TAG, ApiInterface, ApiProblems, Public } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
 import { EidSimulatorPageService } from './eid-simulator-page.service';
 import { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 import { renderEidSimulatorPage } from './eid-simulator-page';
@@ -44,9 +44,9 @@ export class EidSimulatorPageController {
       alsoAs: { 'text/html': { schema: { type: 'string' } } },
     },
   )
-  async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request & RequestWithSandbox, @Res({ passthrough: true }) res: Response): Promise<string> {
     const model = await this.pages.load(query, { errorsOnPage: prefersHtml(req) });
     res.status(model.error?.status ?? 200);
-    return renderEidSimulatorPage(model);
+    return renderEidSimulatorPage({ ...model, prefix: sandboxPrefixOf(req) });
   }
 }

@@ -10,6 +10,8 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
   var message = document.getElementById('message');
   var operationId = main.dataset.operationId;
   var openStatuses = main.dataset.openStatuses.split(' ');
+  // The page's own path, under the sandbox's prefix when it has one (contract §13).
+  var pagePath = main.dataset.pagePath;
 
   function say(text, isError) {
     message.textContent = text;
@@ -32,8 +34,8 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
   async function openToken(token) {
     say('Opening…', false);
     try {
-      var opened = await call('POST', '/sandbox/eid/open', { token: token.trim() });
-      location.replace('/sandbox/eid?operation_id=' + encodeURIComponent(opened.operation_id));
+      var opened = await call('POST', pagePath + '/open', { token: token.trim() });
+      location.replace(pagePath + '?operation_id=' + encodeURIComponent(opened.operation_id));
     } catch (error) {
       say('Could not open the order: ' + error.message, true);
     }
@@ -47,7 +49,7 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
 
   var order = document.getElementById('order');
   if (!operationId || !order) return;
-  var base = '/sandbox/eid/operations/' + encodeURIComponent(operationId);
+  var base = pagePath + '/operations/' + encodeURIComponent(operationId);
   var selected = function (id) { var el = document.getElementById(id); return el ? el.value : undefined; };
 
   var actions = {

@@ -17,15 +17,18 @@ export interface EidSimulatorPageModel {
   /** Sandbox users to choose from when the order is an authentication. */
   users: EidUserCard[];
   error?: { status: number; code: string; message: string };
+  /** The sandbox's prefix the page was asked under (contract §13): every link and call stays in it. */
+  prefix?: string;
 }
 
 const KIND_LABEL = { authentication: 'Authentication', signing: 'Signing' } as const;
 
 export const PAGE_PATH = '/sandbox/eid';
-export const orderPagePath = (operationId: string) => `${PAGE_PATH}?operation_id=${encodeURIComponent(operationId)}`;
+export const orderPagePath = (operationId: string, pagePath = PAGE_PATH) => `${pagePath}?operation_id=${encodeURIComponent(operationId)}`;
 
 /** The eid simulator page (contract §4): server-rendered, a little script for the actions. */
 export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
+  const pagePath = `${model.prefix ?? ''}${PAGE_PATH}`;
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -41,12 +44,12 @@ export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
   autostart token or QR string, or find a person's phone orders; then approve it, fail it with a hint
   code, or answer the call. The TPP or partner sees the result on its next status or collect call.</p>
 </header>
-<main id="simulator" data-operation-id="${model.order?.operation_id ?? ''}" data-token-to-open="${model.tokenToOpen ?? ''}" data-open-statuses="${OPEN_STATUSES.join(' ')}">
+<main id="simulator" data-operation-id="${model.order?.operation_id ?? ''}" data-token-to-open="${model.tokenToOpen ?? ''}" data-open-statuses="${OPEN_STATUSES.join(' ')}" data-page-path="${pagePath}">
   <p id="message" role="status" aria-live="polite"></p>
   ${model.error ? errorBox(model.error) : null}
-  ${model.order ? orderSection(model.order, model.users) : null}
-  ${openSection(model.tokenToOpen)}
-  ${phoneSection(model.phone)}
+  ${model.order ? orderSection(model.order, model.users, pagePath) : null}
+  ${openSection(model.tokenToOpen, pagePath)}
+  ${phoneSection(model.phone, pagePath)}
 </main>
 <script>${trusted(EID_SIMULATOR_PAGE_SCRIPT)}</script>
 </body>
@@ -59,43 +62,43 @@ function errorBox(error: NonNullable<EidSimulatorPageModel['error']>): SafeHtml 
   return html`<div class="problem" role="alert"><strong>${error.status} ${error.code}</strong>: ${error.message}</div>`;
 }
 
-function openSection(token: string | undefined): SafeHtml {
+function openSection(token: string | undefined, pagePath: string): SafeHtml {
   return html`<section aria-labelledby="open-heading">
   <h2 id="open-heading">Open an order</h2>
-  <form id="open-form" action="${PAGE_PATH}" method="get">
+  <form id="open-form" action="${pagePath}" method="get">
     <label for="token">Autostart token or QR string</label>
     <input id="token" name="autostarttoken" required autocomplete="off" spellcheck="false" value="${token ?? ''}"
       aria-describedby="token-help">
     <p id="token-help" class="help">The <code>auto_start_token</code> / <code>autostart_token</code> of a start call, or a
       QR string (<code>eid.…</code>) at most 5 seconds old. A launch URI <code>eid://autostarttoken=…</code> maps to
-      <code>${PAGE_PATH}?autostarttoken=…</code>.</p>
+      <code>${pagePath}?autostarttoken=…</code>.</p>
     <button type="submit">Open in the app</button>
   </form>
 </section>`;
 }
 
-function phoneSection(phone: EidSimulatorPageModel['phone']): SafeHtml {
+function phoneSection(phone: EidSimulatorPageModel['phone'], pagePath: string): SafeHtml {
   return html`<section aria-labelledby="phone-heading">
   <h2 id="phone-heading">Phone orders</h2>
-  <form id="phone-form" action="${PAGE_PATH}" method="get">
+  <form id="phone-form" action="${pagePath}" method="get">
     <label for="personal-number">Personal number</label>
     <input id="personal-number" name="personal_number" required inputmode="numeric" autocomplete="off"
       placeholder="YYYYMMDDNNNC" value="${phone?.personalNumber ?? ''}">
     <button type="submit">Show phone orders</button>
   </form>
-  ${phone ? phoneOrderList(phone) : null}
+  ${phone ? phoneOrderList(phone, pagePath) : null}
 </section>`;
 }
 
-function phoneOrderList(phone: NonNullable<EidSimulatorPageModel['phone']>): SafeHtml {
+function phoneOrderList(phone: NonNullable<EidSimulatorPageModel['phone']>, pagePath: string): SafeHtml {
   if (phone.orders.length === 0) return html`<p id="phone-orders">No open phone orders for ${phone.personalNumber}.</p>`;
   return html`<ul id="phone-orders">${phone.orders.map(
-    (order) => html`<li><a href="${orderPagePath(order.operation_id)}">${KIND_LABEL[order.kind]} started
+    (order) => html`<li><a href="${orderPagePath(order.operation_id, pagePath)}">${KIND_LABEL[order.kind]} started
       ${formatStockholmOffset(new Date(order.started_at))}</a>: ${statusText(order.status, order.hint_code)}</li>`,
   )}</ul>`;
 }
 
-function orderSection(order: OperationViewDto, users: EidUserCard[]): SafeHtml {
+function orderSection(order: OperationViewDto, users: EidUserCard[], pagePath: string): SafeHtml {
   const open = isOpenStatus(order.status);
   const channel =
     order.channel === 'phone'
@@ -112,14 +115,14 @@ function orderSection(order: OperationViewDto, users: EidUserCard[]): SafeHtml {
     <dt>Status</dt><dd id="order-status" aria-live="polite">${statusText(order.status, order.hint_code)}</dd>
     <dt>Time left</dt><dd id="order-time-left">${open ? `${order.seconds_left} s of 180 s` : 'finished'}</dd>
   </dl>
-  ${order.qr_string ? qrFigure(order) : null}
+  ${order.qr_string ? qrFigure(order, pagePath) : null}
   ${open ? actions(order, users) : null}
 </section>`;
 }
 
-function qrFigure(order: OperationViewDto): SafeHtml {
+function qrFigure(order: OperationViewDto, pagePath: string): SafeHtml {
   return html`<figure id="qr-figure">
-    <img id="qr-image" src="${PAGE_PATH}/operations/${order.operation_id}/qr.svg" width="240" height="240"
+    <img id="qr-image" src="${pagePath}/operations/${order.operation_id}/qr.svg" width="240" height="240"
       alt="Live QR code of this order; it changes every second">
     <figcaption>Live QR code, refreshed every second: <code id="qr-string">${order.qr_string}</code></figcaption>
   </figure>`;
