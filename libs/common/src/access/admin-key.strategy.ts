@@ -70,7 +70,7 @@ export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
   private async verify(key: string, sandboxId: string | null): Promise<AdminPrincipal | null> {
     if (this.keyHash !== null && secretMatchesHash(key, this.keyHash)) return { kind: 'admin' };
     if (sandboxId === null) return null;
-    const ownKeyHash = (await this.sandboxes.find(sandboxId))?.adminKeyHash;
+    const ownKeyHash = await this.sandboxes.adminKeyHash(sandboxId);
     return ownKeyHash && secretMatchesHash(key, ownKeyHash) ? { kind: 'admin' } : null;
   }
 }

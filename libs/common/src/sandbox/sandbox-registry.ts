@@ -149,6 +149,12 @@ export class SandboxRegistry {
     return rows.length === 0 ? null : toRow(rows[0]);
   }
 
+  /** The hash of the sandbox's own admin key (null: none, or no such sandbox). */
+  async adminKeyHash(sandboxId: string): Promise<string | null> {
+    const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1`, [sandboxId]);
+    return rows[0]?.admin_key_hash ?? null;
+  }
+
   /** One keyset page in id order (byte order, so every instance pages alike). */
   async list(after: string | undefined, limit: number): Promise<SandboxRow[]> {
     const rows: RawRow[] = await this.manager.query(
