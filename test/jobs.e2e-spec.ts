@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { Clock, JobRegistry, JobRunner, SandboxConfig, type SandboxJob } from '@app/common';
 import { expectProblem } from './support/problems';
 import { describeOnServer } from './support/server-only';
-import { closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
+import { ADMIN_KEY, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 import type { TestDatabase } from './support/test-db';
 
 /** Shared by every instance in this process: how many runs of the test job are in progress. */
@@ -107,6 +107,17 @@ describe('job runner (contract §6)', () => {
     await t.clock.freeze('2030-05-05T05:05:05Z');
     await t.get(JobRunner).tick();
     expect(shared.runs).toEqual([{ instance: 'a', sandboxNow: '2030-05-05T05:05:05.000Z' }]);
+  });
+
+  it('POST /sandboxes/{id}/admin/jobs/run runs the jobs of that sandbox only, on its own clock (contract §13 Time and jobs)', async () => {
+    const created = await t.http
+      .post('/sandboxes')
+      .set('Authorization', `Bearer ${ADMIN_KEY}`)
+      .send({ name: 'jobs of its own', seed_demo: false, clock: { now: '2031-01-01T00:00:00Z', frozen: true } })
+      .expect(201);
+    const body = created.body as { sandbox_id: string; admin_key: string };
+    expectProblem(await t.http.post(`/sandboxes/${body.sandbox_id}/admin/jobs/run`).set('Authorization', `Bearer ${body.admin_key}`), 500, 'INTERNAL_ERROR');
+    expect(shared.runs).toEqual([{ instance: 'a', sandboxNow: '2031-01-01T00:00:00.000Z' }]);
   });
 
   it('does not schedule with JOBS_INTERVAL_MS=0 (jobs run only on request)', () => {

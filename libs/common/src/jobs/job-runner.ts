@@ -81,19 +81,22 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async tryRun(job: SandboxJob): Promise<void> {
-    if (await this.leases.claim(job.name, this.holder, this.config.jobLeaseMs)) await this.runClaimed(job);
+    if (await this.leases.claim(job.name, this.holder, this.config.jobLeaseMs)) await this.runClaimed(job, DEFAULT_SANDBOX_ID);
   }
 
   /**
-   * Every job once, now, each after its claim (waiting while another instance holds it). A failing
-   * job does not keep the others from running; the failure is reported after all have run.
+   * Every job once, now, each after its claim (waiting while another instance holds it), for the
+   * caller's sandbox (`POST /sandboxes/{id}/admin/jobs/run` runs that sandbox's jobs only, contract
+   * §13; the default sandbox's outside a request). A failing job does not keep the others from
+   * running; the failure is reported after all have run.
    */
   async runAllNow(): Promise<string[]> {
+    const sandboxId = SandboxContext.active ? SandboxContext.sandboxId : DEFAULT_SANDBOX_ID;
     const ran: string[] = [];
     const failed: string[] = [];
     for (const job of this.registry.all()) {
       await this.claimWaiting(job.name);
-      await this.runClaimed(job).then(
+      await this.runClaimed(job, sandboxId).then(
         () => ran.push(job.name),
         () => failed.push(job.name),
       );
@@ -111,13 +114,13 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  private async runClaimed(job: SandboxJob): Promise<void> {
+  private async runClaimed(job: SandboxJob, sandboxId: string): Promise<void> {
     const renewal = setInterval(() => void this.renew(job.name), this.config.jobLeaseRenewMs);
     renewal.unref();
     try {
-      // Jobs serve the default sandbox for now; set-based runs over every sandbox come with the
-      // sandbox lifecycle (contract §13 Time and jobs).
-      await SandboxContext.run(DEFAULT_SANDBOX_ID, async () => {
+      // Scheduled passes serve the default sandbox for now; set-based passes over every sandbox
+      // come next (contract §13 Time and jobs). A request's run serves its own sandbox.
+      await SandboxContext.run(sandboxId, async () => {
         await this.clock.sync();
         await job.run();
       });
