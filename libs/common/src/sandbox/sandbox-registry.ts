@@ -116,6 +116,8 @@ export class SandboxRegistry {
 
   constructor(private readonly dataSource: DataSource) {}
 
+  // Date.now() here times this instance's cache and write throttle (process time, not a bank rule);
+  // last_used_at is real time by contract §13 (SANDBOX_IDLE_DAYS are real days), written with now().
   async exists(sandboxId: string): Promise<boolean> {
     const seenAt = this.seenAtMs.get(sandboxId);
     if (seenAt !== undefined && Date.now() - seenAt < MAX_STALENESS_MS) return true;
