@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // npm run bench: the hot paths of the built service under load (autocannon), each beside a bare
 // route of the same app, on the embedded database (in memory) or the server named by DATABASE_URL.
-// A script, not a timed test: read the numbers. usage: npm run bench -- [--seconds 10] [--connections 50]
+// A script, not a timed test: read the numbers.
+// usage: npm run bench -- [--seconds 10] [--connections 50] [--sandboxes N]
+// --sandboxes N: N sandboxes exist (the default one and N-1 created through POST /sandboxes, contract
+// §13) and every measured call goes to the last one created, under its /sandboxes/{id} prefix.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -10,6 +13,7 @@ import { createServer } from 'node:net';
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 50);
+const SANDBOXES = Number(args.sandboxes ?? 1);
 
 const port = await new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => {
@@ -48,41 +52,60 @@ for (let i = 0; ; i++) {
 }
 
 const admin = { authorization: `Bearer ${adminKey}` };
+// The measured sandbox: the default one, or the last of SANDBOXES - 1 created (a few at a time).
+let prefix = '';
+if (SANDBOXES > 1) {
+  const created = [];
+  const started = performance.now();
+  let next = 0;
+  const createSome = async () => {
+    while (next < SANDBOXES - 1) {
+      const n = next++;
+      created[n] = (await call('POST', '/sandboxes', { headers: admin, json: { name: `bench ${n}`, seed_demo: false } })).sandbox_id;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, createSome));
+  prefix = `/sandboxes/${created.at(-1)}`;
+  console.log(`${SANDBOXES - 1} sandboxes created in ${((performance.now() - started) / 1000).toFixed(1)} s; measuring ${prefix}`);
+  const timed = performance.now();
+  await call('POST', '/sandboxes', { headers: admin, json: { name: 'bench with demo set' } });
+  console.log(`one more with the demo set: ${(performance.now() - timed).toFixed(0)} ms`);
+}
 // A frozen clock keeps the polled order PENDING for the whole run (contract §4's 30-second rule).
-await call('PUT', '/admin/clock', { headers: admin, json: { now: '2026-11-24T10:00:00+01:00', frozen: true } });
+await call('PUT', `${prefix}/admin/clock`, { headers: admin, json: { now: '2026-11-24T10:00:00+01:00', frozen: true } });
 const pollUser = '199001011239';
 const tokenUser = '198507099805';
-await call('PUT', `/admin/users/${pollUser}`, { headers: admin, json: { name: 'Bench Poll', kyc_completed: true, eid_behaviour: 'NO_RESPONSE' } });
-await call('PUT', `/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
-const { certificate } = await call('GET', `/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
+await call('PUT', `${prefix}/admin/users/${pollUser}`, { headers: admin, json: { name: 'Bench Poll', kyc_completed: true, eid_behaviour: 'NO_RESPONSE' } });
+await call('PUT', `${prefix}/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
+const { certificate } = await call('GET', `${prefix}/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
 const psd2 = { 'x-psd2-client-test-cert': certificate, 'psu-ip-address': '192.0.2.10' };
 for (let i = 0; i < 2; i++) {
-  await call('POST', `/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } });
+  await call('POST', `${prefix}/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } });
 }
-const { access_token } = await call('POST', '/psd2/auth/1.0/token', { headers: psd2, form: { grant_type: 'non_authenticated_token', user_id: tokenUser } });
+const { access_token } = await call('POST', `${prefix}/psd2/auth/1.0/token`, { headers: psd2, form: { grant_type: 'non_authenticated_token', user_id: tokenUser } });
 // A partner signing left PENDING (a NO_RESPONSE user on a frozen clock) for collect polling.
-const partner = await call('POST', '/admin/partners', { headers: admin, json: { name: 'Bench Partner' } });
+const partner = await call('POST', `${prefix}/admin/partners`, { headers: admin, json: { name: 'Bench Partner' } });
 const partnerHeaders = { authorization: `Bearer ${partner.api_key}` };
-const preApproval = await call('POST', '/mortgage/2.0/pre-approval', {
+const preApproval = await call('POST', `${prefix}/mortgage/2.0/pre-approval`, {
   headers: partnerHeaders,
   json: { applicants: [{ personal_number: pollUser, yearly_income: 800000 }], loan_amount: 2000000 },
 });
-const accepted = await call('POST', `/mortgage/2.0/pre-approval/${preApproval.id}/acceptance`, { headers: partnerHeaders, json: { with_unsecured_loan: false } });
+const accepted = await call('POST', `${prefix}/mortgage/2.0/pre-approval/${preApproval.id}/acceptance`, { headers: partnerHeaders, json: { with_unsecured_loan: false } });
 const participantId = accepted.signing_process.participants[0].id;
-await call('POST', '/signing/1.0/start', { headers: partnerHeaders, json: { participant_id: participantId } });
-const { pending_code } = await call('POST', '/psd2/auth/3.0/authenticate', {
+await call('POST', `${prefix}/signing/1.0/start`, { headers: partnerHeaders, json: { participant_id: participantId } });
+const { pending_code } = await call('POST', `${prefix}/psd2/auth/3.0/authenticate`, {
   headers: { ...psd2, 'x-sandbox-user': pollUser },
   json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS,PIS' },
 });
 
 async function load(title, request, duration = SECONDS) {
-  const result = await autocannon({ url: `${base}${request.path}`, connections: CONNECTIONS, duration, ...request });
+  const result = await autocannon({ url: `${base}${request.path === '/health' ? '' : prefix}${request.path}`, connections: CONNECTIONS, duration, ...request });
   const errors = result.non2xx + result.errors;
   return { title, rps: result.requests.average, p99: result.latency.p99, errors };
 }
 
 const line = (r) => `${r.title.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
-console.log(`${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (in memory)'}`);
+console.log(`${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (in memory)'}, ${SANDBOXES} sandbox(es)`);
 const bare = { path: '/health', method: 'GET' };
 for (const [title, request, target] of [
   ['GET /v2/accounts (bearer token, two accounts)', { path: '/v2/accounts', method: 'GET', headers: { ...psd2, authorization: `Bearer ${access_token}` } }, null],
