@@ -10,6 +10,7 @@ import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './17
 import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
 import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './1763800007000-SandboxCreateMaintenanceWindowEvents';
 import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './1763800013400-SecretsHashPendingCodesAndAutostartTokens';
+import { SandboxesChangeFeed1763800020000 } from './1763800020000-SandboxesChangeFeed';
 import { SandboxesKeysAndSettings1763800016000 } from './1763800016000-SandboxesKeysAndSettings';
 import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-SandboxesScopeEveryTable';
 
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   SecretsHashPendingCodesAndAutostartTokens1763800013400,
   SandboxesScopeEveryTable1763800015000,
   SandboxesKeysAndSettings1763800016000,
+  SandboxesChangeFeed1763800020000,
 ];

@@ -11,6 +11,7 @@ import { ClockRepository } from './clock/clock.repository';
 import { SandboxClock } from './clock/sandbox-clock';
 import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { SandboxDb } from './sandbox/sandbox-db';
+import { SandboxChanges } from './sandbox/sandbox-changes';
 import { SandboxRegistry } from './sandbox/sandbox-registry';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
@@ -36,6 +37,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
   controllers: [HealthController],
   providers: [
     SandboxDb,
+    SandboxChanges,
     SandboxRegistry,
     ClockRepository,
     SandboxClock,

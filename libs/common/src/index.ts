@@ -22,6 +22,7 @@ export { SandboxCache } from './sandbox/sandbox-cache';
 export type { SandboxGenerations } from './sandbox/sandbox-cache';
 export { resolveRequestSandbox, parseSandboxId, sandboxPrefixOf } from './sandbox/request-sandbox';
 export { SandboxRegistry, UnknownSandbox } from './sandbox/sandbox-registry';
+export { SandboxChanges } from './sandbox/sandbox-changes';
 export type { SandboxRow, SandboxSettings, NewSandbox } from './sandbox/sandbox-registry';
 export type { RequestWithSandbox } from './sandbox/request-sandbox';
 export { returnedRows } from './database/returned-rows';

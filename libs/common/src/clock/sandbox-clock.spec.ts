@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
+import type { SandboxChangeListener, SandboxChanges } from '../sandbox/sandbox-changes';
 import { SandboxContext } from '../sandbox/sandbox-context';
 import { SandboxClock } from './sandbox-clock';
 
@@ -22,6 +23,17 @@ function fakeRepository(initial: ClockState = REAL_TIME) {
   return { repository, calls };
 }
 
+/** The change log as SandboxChanges reports it: `report` plays a change seen in the log. */
+function fakeChanges() {
+  const listeners: SandboxChangeListener[] = [];
+  const changes = {
+    subscribe: (listener: SandboxChangeListener) => listeners.push(listener),
+    sync: (): Promise<void> | undefined => undefined,
+    report: (sandboxIds: string[] | null) => listeners.forEach((listener) => listener.sandboxesChanged(sandboxIds && new Set(sandboxIds))),
+  };
+  return changes as typeof changes & SandboxChanges;
+}
+
 /** Each case runs as one sandbox, as a request or a job run does (contract §13). */
 const inDefault = (body: () => Promise<void> | void) => async () => {
   await SandboxContext.run('default', body);
@@ -38,33 +50,53 @@ describe(SandboxClock.name, () => {
     expect(sandboxNow(REAL_TIME, 1234).getTime()).toBe(1234);
   }));
 
-  it('reads the row at most once within 900 ms, so other instances see a change within a second (contract §6)', inDefault(async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: new Date('2026-11-24T09:00:00Z') });
+  it('reads the row once, and again only after the change log reports a change to it (contract §6, §13)', inDefault(async () => {
     const { repository, calls } = fakeRepository();
-    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const changes = fakeChanges();
+    const clock = new SandboxClock(repository as unknown as ClockRepository, changes);
     await clock.sync();
     await clock.sync();
     expect(calls.read).toBe(1);
     repository.replace({ sandboxAnchor: new Date('2020-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true });
-    jest.advanceTimersByTime(899);
+    changes.report(['another-sandbox']);
     await clock.sync();
     expect(calls.read).toBe(1);
-    jest.advanceTimersByTime(1);
+    // Until the next sync the stale copy still answers: a request that already synced keeps its time.
+    changes.report(['default']);
+    expect(clock.now().getFullYear()).toBeGreaterThan(2020);
     await clock.sync();
     expect(calls.read).toBe(2);
     expect(clock.now().toISOString()).toBe('2020-01-01T00:00:00.000Z');
+    changes.report(null);
+    await clock.sync();
+    expect(calls.read).toBe(3);
+  }));
+
+  it('a change reported while a read runs leaves the copy stale: the next sync reads again', inDefault(async () => {
+    const { repository, calls } = fakeRepository();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const changes = fakeChanges();
+    const clock = new SandboxClock({ ...repository, read: () => gate.then(() => repository.read()) } as unknown as ClockRepository, changes);
+    const reading = clock.sync();
+    await Promise.resolve();
+    changes.report(['default']);
+    release();
+    await reading;
+    await clock.sync();
+    expect(calls.read).toBe(2);
   }));
 
   it('shares one read among concurrent callers', inDefault(async () => {
     const { repository, calls } = fakeRepository();
-    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
     await Promise.all([clock.sync(), clock.sync(), clock.sync()]);
     expect(calls.read).toBe(1);
   }));
 
   it('sees its own change at once, without waiting for a re-read (contract §6)', inDefault(async () => {
     const { repository, calls } = fakeRepository();
-    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
     await clock.sync();
     await clock.set(new Date('2026-01-01T00:00:00Z'), true);
     await clock.sync();
@@ -77,7 +109,7 @@ describe(SandboxClock.name, () => {
     const { repository } = fakeRepository();
     let release: (state: ClockState) => void = () => undefined;
     const slowRead = new Promise<ClockState>((resolve) => (release = resolve));
-    const clock = new SandboxClock({ ...repository, read: () => slowRead } as unknown as ClockRepository);
+    const clock = new SandboxClock({ ...repository, read: () => slowRead } as unknown as ClockRepository, fakeChanges());
     const reading = clock.sync();
     await clock.set(new Date('2026-01-01T00:00:00Z'), true);
     release(REAL_TIME);
@@ -95,7 +127,7 @@ describe(SandboxClock.name, () => {
         return Promise.resolve(state);
       },
     };
-    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
     await SandboxContext.run('a', () => clock.set(new Date('2020-01-01T00:00:00Z'), true));
     await SandboxContext.run('b', () => clock.sync());
     expect(SandboxContext.run('a', () => clock.now().toISOString())).toBe('2020-01-01T00:00:00.000Z');
@@ -105,7 +137,7 @@ describe(SandboxClock.name, () => {
 
   it('throws outside any sandbox context rather than read the default sandbox clock (contract §13)', () => {
     const { repository } = fakeRepository();
-    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
     expect(() => clock.now()).toThrow(/No sandbox context/);
   });
 });

@@ -1,19 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxGenerations } from '../sandbox/sandbox-cache';
+import { SandboxChangeListener, SandboxChanges } from '../sandbox/sandbox-changes';
 import { SandboxContext } from '../sandbox/sandbox-context';
 import { Clock } from './clock';
 import { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 
-/** Other instances see a change within this long (contract §6: within one second). */
-const MAX_STALENESS_MS = 900;
+/** Bounded: a flood of sandboxes costs memory up to this many entries (the oldest goes first). */
+const CAPACITY = 10_000;
 
 /** This instance's copy of one sandbox's clock row and generation. */
 class CachedSandbox {
   state: ClockState = REAL_TIME;
   generation = '0';
   downtimeCalendar: boolean | null = null;
-  readAtMs = Number.NEGATIVE_INFINITY;
+  /** Counts the changes SandboxChanges reported; the copy is current when read after the last one. */
+  changesSeen = 0;
+  readAfterChange = -1;
   inFlight: Promise<void> | null = null;
   /** Orders reads and changes: an answer older than the one adopted is dropped. */
   issued = 0;
@@ -23,17 +26,37 @@ class CachedSandbox {
 /**
  * The sandbox clock of contract §6, one per sandbox (§13): every method acts on the context's
  * sandbox (SandboxContext), and throws outside one. `now()` is synchronous and computed from a
- * cached copy of that sandbox's clock row; `sync()` refreshes the copy when it is older than
- * MAX_STALENESS_MS and is called at the start of every request and job run, so idle instances
- * cost the database nothing. The instance that changes a clock adopts the new row at once. The
- * same read brings the sandbox's generation, which keys the in-process caches (SandboxCache).
+ * cached copy of that sandbox's clock row; `sync()`, called at the start of every request and job
+ * run, reads the row once and again only after SandboxChanges reports a change to it (one read of
+ * the change log a second serves every sandbox), so the cost does not grow with the number of
+ * sandboxes and idle instances cost the database nothing. The instance that changes a clock adopts
+ * the new row at once. The same read brings the sandbox's generation, which keys the in-process
+ * caches (SandboxCache).
  */
 @Injectable()
-export class SandboxClock extends Clock implements SandboxGenerations {
+export class SandboxClock extends Clock implements SandboxGenerations, SandboxChangeListener {
   private readonly sandboxes = new Map<string, CachedSandbox>();
 
-  constructor(private readonly repository: ClockRepository) {
+  constructor(
+    private readonly repository: ClockRepository,
+    private readonly changes: SandboxChanges,
+  ) {
     super();
+    changes.subscribe(this);
+  }
+
+  /**
+   * Marks the copies stale; they stay readable (a request that already synced keeps its sandbox's
+   * time) until the next sync reads them again. A deleted sandbox's copy is never read again and
+   * leaves with the oldest past CAPACITY.
+   */
+  sandboxesChanged(sandboxIds: ReadonlySet<string> | null): void {
+    if (sandboxIds === null) for (const cached of this.sandboxes.values()) cached.changesSeen++;
+    else
+      for (const sandboxId of sandboxIds) {
+        const cached = this.sandboxes.get(sandboxId);
+        if (cached) cached.changesSeen++;
+      }
   }
 
   now(): Date {
@@ -53,10 +76,12 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     return this.cached().downtimeCalendar;
   }
 
-  /** Re-reads the clock row if the cached copy may be stale; concurrent callers share one read. */
+  /** Re-reads the clock row if it changed since this instance read it; concurrent callers share one read. */
   async sync(): Promise<void> {
+    const changes = this.changes.sync();
+    if (changes) await changes;
     const cached = this.cached();
-    if (Date.now() - cached.readAtMs < MAX_STALENESS_MS) return;
+    if (cached.readAfterChange === cached.changesSeen) return;
     cached.inFlight ??= this.refresh().finally(() => (cached.inFlight = null));
     return cached.inFlight;
   }
@@ -87,6 +112,7 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     const { sandboxId } = SandboxContext.current();
     let cached = this.sandboxes.get(sandboxId);
     if (!cached) {
+      if (this.sandboxes.size >= CAPACITY) this.sandboxes.delete(this.sandboxes.keys().next().value as string);
       cached = new CachedSandbox();
       this.sandboxes.set(sandboxId, cached);
     }
@@ -96,12 +122,13 @@ export class SandboxClock extends Clock implements SandboxGenerations {
   private async adopt(operation: (realNow: Date) => Promise<ClockState>): Promise<void> {
     const cached = this.cached();
     const ticket = ++cached.issued;
-    const realNowMs = Date.now();
-    const state = await operation(new Date(realNowMs));
+    const changesSeen = cached.changesSeen;
+    const state = await operation(new Date());
     // A slow read that began before a later change of ours must not undo it.
     if (ticket < cached.adopted) return;
     cached.adopted = ticket;
     cached.state = state;
-    cached.readAtMs = realNowMs;
+    // A change reported while this read ran may postdate it: then the copy stays stale.
+    cached.readAfterChange = changesSeen;
   }
 }

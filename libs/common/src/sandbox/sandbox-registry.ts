@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { returnedRows } from '../database/returned-rows';
 import { NotFound } from '../errors/domain-error';
+import { SandboxChangeListener, SandboxChanges } from './sandbox-changes';
 import { SandboxContext } from './sandbox-context';
 
-/** Other instances see a deletion within this long (contract §13: within 1 s). */
-const MAX_STALENESS_MS = 900;
 /** Bounded: a flood of ids costs memory up to this many entries. */
 const CAPACITY = 10_000;
 /** last_used_at is recorded to the minute: at most one write per sandbox and instance a minute (contract §13). */
@@ -104,23 +103,33 @@ function toRow(raw: RawRow): SandboxRow {
 /**
  * The `sandbox` table itself: which sandboxes exist (contract §13). It is the registry of sandboxes,
  * not a sandbox's data, so it is the one reader of that table outside SandboxDb. `exists` is the
- * one cached lookup per request of the prefix routing: a sandbox found is remembered for under a
- * second (a deletion elsewhere is seen within one); one not found is asked again every time (a
- * sandbox created elsewhere is usable at once). `delete` forgets at once on this instance. Every
- * statement joins the context's transaction when one is open (SandboxDb.transaction).
+ * one cached lookup per request of the prefix routing: a sandbox found is remembered until
+ * SandboxChanges reports it changed or deleted (elsewhere: within a second); one not found is asked
+ * again every time (a sandbox created elsewhere is usable at once). `delete` forgets at once on this
+ * instance. Every statement joins the context's transaction when one is open (SandboxDb.transaction).
  */
 @Injectable()
-export class SandboxRegistry {
+export class SandboxRegistry implements SandboxChangeListener {
   private readonly seenAtMs = new Map<string, number>();
   private readonly touchedAtMs = new Map<string, number>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly changes: SandboxChanges,
+  ) {
+    changes.subscribe(this);
+  }
+
+  sandboxesChanged(sandboxIds: ReadonlySet<string> | null): void {
+    if (sandboxIds === null) this.seenAtMs.clear();
+    else for (const sandboxId of sandboxIds) this.seenAtMs.delete(sandboxId);
+  }
 
   // Date.now() here times this instance's cache and write throttle (process time, not a bank rule);
   // last_used_at is real time by contract §13 (SANDBOX_IDLE_DAYS are real days), written with now().
   async exists(sandboxId: string): Promise<boolean> {
-    const seenAt = this.seenAtMs.get(sandboxId);
-    if (seenAt !== undefined && Date.now() - seenAt < MAX_STALENESS_MS) return true;
+    await this.changes.sync();
+    if (this.seenAtMs.has(sandboxId)) return true;
     const checkedAt = Date.now();
     const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
     this.seenAtMs.delete(sandboxId);
