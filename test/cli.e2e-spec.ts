@@ -438,6 +438,24 @@ describe('npm run cli (contract §3, §6, §8)', () => {
         expect(noFile.err).toContain('Cannot read');
         expect(await count()).toBe(before);
       });
+
+      // Last: it wipes the default sandbox the other tests of this database use.
+      it('`sandboxes reset default` on the database wipes the default sandbox; its demo set comes at the service\'s next start, as on a fresh database (contract §13 Lifecycle, §8)', async () => {
+        const pn = newPersonalNumber();
+        await cli(['users', 'put', pn, '--name', 'Före Återställning'], cliEnv());
+        const reset = await cli(['sandboxes', 'reset', 'default'], cliEnv());
+        expect(reset.code).toBe(0);
+        expect(reset.out).toMatch(/^Reset default default\n/);
+        expect(reset.err).toBe("The default sandbox's demo set (SEED_DEMO) is seeded when the service next starts.\n");
+        expect((await cli(['users', 'show', pn], cliEnv())).code).toBe(1);
+        const t = await createTestApp({ db: db.onServer ? db : { ...db, env: cliEnv() }, keepClock: true, env: { SEED_DEMO: 'on' } });
+        try {
+          await t.admin.get('/admin/users/191212121212').expect(200);
+          await t.admin.get(`/admin/users/${pn}`).expect(404);
+        } finally {
+          await t.close();
+        }
+      });
     });
 
     it('says the data folder is in use, suggesting --url, when another process holds the embedded database', async () => {
