@@ -33,16 +33,17 @@ describe('npm run cli (contract §3, §6, §8)', () => {
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
   describe('help and usage', () => {
-    it('--help lists every command with its description: seed, cert, clock, users', async () => {
+    it('--help lists every command with its description: seed, cert, clock, users, sandboxes', async () => {
       const { code, out } = await cli(['--help']);
       expect(code).toBe(0);
+      expect(out).toMatch(/sandboxes\s+Create, list, show, reset or delete sandboxes/);
       expect(out).toMatch(/seed \[options\] <file>\s+Load a fixture file/);
       expect(out).toMatch(/cert \[options\]\s+Mint a PSD2 test certificate/);
       expect(out).toMatch(/clock\s+Show, set, advance or reset the sandbox clock/);
       expect(out).toMatch(/users\s+List, show, create or replace sandbox users/);
     });
 
-    it.each(['seed', 'cert', 'clock', 'clock show', 'clock set', 'clock advance', 'clock reset', 'users', 'users list', 'users show', 'users put', 'users open-account'])(
+    it.each(['seed', 'cert', 'clock', 'clock show', 'clock set', 'clock advance', 'clock reset', 'users', 'users list', 'users show', 'users put', 'users open-account', 'sandboxes', 'sandboxes create', 'sandboxes list', 'sandboxes show', 'sandboxes reset', 'sandboxes delete'])(
       '`%s --help` shows its options and examples',
       async (command) => {
         const { code, out } = await cli([...command.split(' '), '--help']);
@@ -59,6 +60,11 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       const advance = await cli(['clock', 'advance', '--help']);
       expect(advance.out).toContain('--url <base-url>');
       expect(advance.out).toContain('--admin-key <key>');
+      expect(advance.out).toContain('--sandbox <id>');
+      const sandboxes = await cli(['sandboxes', '--help']);
+      for (const sub of ['create', 'list', 'show', 'reset', 'delete']) expect(sandboxes.out).toMatch(new RegExp(`\\n {2}${sub}\\b`));
+      // The lifecycle commands name their sandbox as an argument, not with --sandbox.
+      expect((await cli(['sandboxes', 'reset', '--help'])).out).not.toContain('--sandbox');
     });
 
     it('an unknown command exits 2 naming it and suggesting the nearest command', async () => {
@@ -277,6 +283,181 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       });
     });
 
+    describe('sandboxes and --sandbox (contract §13)', () => {
+      const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+      /** `sandboxes create … --json` on the database: the 201 body of POST /sandboxes. */
+      async function createSandbox(...args: string[]): Promise<{ sandbox_id: string; admin_key: string; demo_partner_key?: string; base_url: string }> {
+        const created = await cli(['sandboxes', 'create', '--json', ...args], cliEnv());
+        expect(created).toMatchObject({ code: 0 });
+        return JSON.parse(created.out);
+      }
+      const asSandbox = (t: TestApp, sandbox: { sandbox_id: string; admin_key: string }, path: string) =>
+        t.http.get(`/sandboxes/${sandbox.sandbox_id}${path}`).set('Authorization', `Bearer ${sandbox.admin_key}`);
+
+      it('`sandboxes create` prints id, base_url and both keys once; the admin key opens that sandbox\'s admin routes (contract §13 Lifecycle, Keys)', async () => {
+        const { code, out, err } = await cli(['sandboxes', 'create', '--name', 'cli created'], cliEnv());
+        expect(code).toBe(0);
+        const [, id] = /^Created ([0-9a-f-]{36}) cli created\n/.exec(out) ?? [];
+        expect(id).toBeDefined();
+        expect(out).toContain(`  base url:         http://localhost:3000/sandboxes/${id}\n`);
+        const adminKey = /\n {2}admin key: +(\S+)\n/.exec(out)?.[1];
+        const demoKey = /\n {2}demo partner key: +(\S+)\n/.exec(out)?.[1];
+        expect(adminKey).toBeDefined();
+        expect(demoKey).toBeDefined();
+        expect(err).toBe('The admin key and the demo partner key are shown only now: keep them.\n');
+        const show = await cli(['sandboxes', 'show', id, '--json'], cliEnv());
+        expect(JSON.parse(show.out)).toEqual({ sandbox_id: id, name: 'cli created', base_url: `http://localhost:3000/sandboxes/${id}`, created_at: expect.any(String), last_used_at: expect.any(String) });
+        await withApp(async (t) => {
+          // The demo set was seeded in it (seed_demo defaults to true), and the key is this sandbox's.
+          await asSandbox(t, { sandbox_id: id, admin_key: adminKey! }, '/admin/users/191212121212').expect(200);
+          await t.http.get('/admin/clock').set('Authorization', `Bearer ${adminKey}`).expect(401);
+        });
+      });
+
+      it('`sandboxes create --no-seed-demo --clock-now … --frozen --fixture` creates it with that clock and fixture and no demo set (contract §13 Lifecycle)', async () => {
+        const { fixture, alice } = sampleFixture();
+        const file = join(workDir, 'sandbox-fixture.json');
+        writeFileSync(file, JSON.stringify(fixture));
+        const sandbox = await createSandbox('--name', 'ci-run', '--no-seed-demo', '--clock-now', '2030-06-01T12:00:00Z', '--frozen', '--fixture', file, '--no-downtime-calendar');
+        expect(sandbox.demo_partner_key).toBeUndefined();
+        expect((await cli(['clock', 'show', '--sandbox', sandbox.sandbox_id], cliEnv())).out).toBe('2030-06-01T12:00:00.000Z frozen\n');
+        await withApp(async (t) => {
+          expect((await asSandbox(t, sandbox, '/admin/clock').expect(200)).body).toEqual({ now: '2030-06-01T12:00:00.000Z', frozen: true });
+          expect((await asSandbox(t, sandbox, `/admin/users/${alice}`).expect(200)).body.accounts).toHaveLength(2);
+          await asSandbox(t, sandbox, '/admin/users/191212121212').expect(404);
+          await t.admin.get(`/admin/users/${alice}`).expect(404);
+        });
+      });
+
+      it('`--sandbox ID` runs clock, users and seed in that sandbox; the default sandbox and its clock are unchanged (contract §13 Isolation, Time)', async () => {
+        const sandbox = await createSandbox('--name', 'cli --sandbox', '--no-seed-demo', '--clock-now', BASE_TIME, '--frozen');
+        await cli(['clock', 'set', BASE_TIME, '--frozen'], cliEnv());
+        const advance = await cli(['clock', 'advance', '1d', '--sandbox', sandbox.sandbox_id], cliEnv());
+        expect(advance).toMatchObject({ code: 0, out: `${new Date(Date.parse(BASE_UTC) + 86_400_000).toISOString()} frozen\n` });
+        expect((await cli(['clock', 'show'], cliEnv())).out).toBe(`${BASE_UTC} frozen\n`);
+
+        const pn = newPersonalNumber();
+        const put = await cli(['users', 'put', pn, '--name', 'Sandlåda Användare', '--sandbox', sandbox.sandbox_id], cliEnv());
+        expect(put).toMatchObject({ code: 0, out: `Created ${pn} Sandlåda Användare (AUTO_COMPLETE, KYC done, 0 account(s))\n` });
+        const { fixture, bob } = sampleFixture();
+        const file = join(workDir, 'into-sandbox.json');
+        writeFileSync(file, JSON.stringify(fixture));
+        const seed = await cli(['seed', file, '--sandbox', sandbox.sandbox_id], cliEnv());
+        expect(seed.code).toBe(0);
+        expect(seed.err).toContain(`into sandbox ${sandbox.sandbox_id} in `);
+        expect((await cli(['users', 'show', pn, '--sandbox', sandbox.sandbox_id], cliEnv())).code).toBe(0);
+        expect((await cli(['users', 'show', pn], cliEnv())).code).toBe(1);
+        await withApp(async (t) => {
+          expect((await asSandbox(t, sandbox, '/admin/clock').expect(200)).body).toEqual({ now: new Date(Date.parse(BASE_UTC) + 86_400_000).toISOString(), frozen: true });
+          expect(await t.clock.read()).toEqual({ now: BASE_UTC, frozen: true });
+          await asSandbox(t, sandbox, `/admin/users/${pn}`).expect(200);
+          await asSandbox(t, sandbox, `/admin/users/${bob}`).expect(200);
+          await t.admin.get(`/admin/users/${pn}`).expect(404);
+          await t.admin.get(`/admin/users/${bob}`).expect(404);
+        });
+      });
+
+      it('`--sandbox` of an unknown id exits 1 with NOT_FOUND naming it; a malformed one exits 2 naming sandbox_id; nothing is changed (contract §13 Unknown sandbox)', async () => {
+        await cli(['clock', 'set', BASE_TIME, '--frozen'], cliEnv());
+        const unknown = await cli(['clock', 'advance', '1h', '--sandbox', UNKNOWN], cliEnv());
+        expect(unknown.code).toBe(1);
+        expect(unknown.err).toBe(`NOT_FOUND: No sandbox has the id ${UNKNOWN}.\n`);
+        const malformed = await cli(['users', 'list', '--sandbox', 'my-sandbox'], cliEnv());
+        expect(malformed.code).toBe(2);
+        expect(malformed.err).toBe('--sandbox: sandbox_id must be "default" or a UUID (got "my-sandbox").\n');
+        expect((await cli(['clock', 'show', '--sandbox', 'DEFAULT'], cliEnv())).out).toBe(`${BASE_UTC} frozen\n`);
+      });
+
+      it('`sandboxes list` is a table of every sandbox, the default one too, a page at a time (contract §13 Lifecycle)', async () => {
+        const sandbox = await createSandbox('--name', 'listed one', '--no-seed-demo');
+        const list = await cli(['sandboxes', 'list', '--limit', '500'], cliEnv());
+        expect(list.code).toBe(0);
+        expect(list.out.split('\n')[0]).toMatch(/^SANDBOX ID\s+NAME\s+CREATED AT\s+LAST USED AT$/);
+        expect(list.out).toMatch(new RegExp(`\\ndefault\\s+default\\s+\\d{4}-`));
+        expect(list.out).toMatch(new RegExp(`\\n${sandbox.sandbox_id}\\s+listed one\\s+\\d{4}-`));
+        expect(list.out).not.toContain(sandbox.admin_key);
+        const first = await cli(['sandboxes', 'list', '--limit', '1', '--json'], cliEnv());
+        const page = JSON.parse(first.out);
+        expect(page.sandboxes).toHaveLength(1);
+        expect(first.err).toBe(`More sandboxes follow: add --after ${page.next_after}\n`);
+        const bad = await cli(['sandboxes', 'list', '--limit', '501'], cliEnv());
+        expect(bad.code).toBe(2);
+        expect(bad.err).toContain('limit must be a whole number from 1 to 500');
+      });
+
+      it('`sandboxes reset` brings a sandbox back as created, keeping id and keys (contract §13 Lifecycle)', async () => {
+        const sandbox = await createSandbox('--name', 'to reset', '--no-seed-demo', '--clock-now', BASE_TIME, '--frozen');
+        const pn = newPersonalNumber();
+        await cli(['users', 'put', pn, '--name', 'Borta Snart', '--sandbox', sandbox.sandbox_id], cliEnv());
+        await cli(['clock', 'advance', '2h', '--sandbox', sandbox.sandbox_id], cliEnv());
+        const reset = await cli(['sandboxes', 'reset', sandbox.sandbox_id], cliEnv());
+        expect(reset.code).toBe(0);
+        expect(reset.out).toMatch(new RegExp(`^Reset ${sandbox.sandbox_id} to reset\\n {2}base url: `));
+        expect((await cli(['users', 'show', pn, '--sandbox', sandbox.sandbox_id], cliEnv())).code).toBe(1);
+        expect((await cli(['clock', 'show', '--sandbox', sandbox.sandbox_id], cliEnv())).out).toBe(`${BASE_UTC} frozen\n`);
+        await withApp(async (t) => {
+          await asSandbox(t, sandbox, '/admin/clock').expect(200);
+        });
+      });
+
+      it('`sandboxes delete` removes a sandbox: show and --sandbox then exit 1 NOT_FOUND; the default sandbox cannot be deleted (contract §13 Lifecycle)', async () => {
+        const sandbox = await createSandbox('--name', 'to delete', '--no-seed-demo');
+        expect(await cli(['sandboxes', 'delete', sandbox.sandbox_id], cliEnv())).toEqual({ code: 0, out: `Deleted sandbox ${sandbox.sandbox_id}\n`, err: '' });
+        const show = await cli(['sandboxes', 'show', sandbox.sandbox_id], cliEnv());
+        expect(show).toMatchObject({ code: 1, err: `NOT_FOUND: No sandbox has the id ${sandbox.sandbox_id}.\n` });
+        expect((await cli(['clock', 'show', '--sandbox', sandbox.sandbox_id], cliEnv())).code).toBe(1);
+        expect((await cli(['sandboxes', 'delete', sandbox.sandbox_id], cliEnv())).code).toBe(1);
+        const again = await cli(['sandboxes', 'delete', 'default'], cliEnv());
+        expect(again.code).toBe(1);
+        expect(again.err).toContain('INVALID_STATE');
+        const malformed = await cli(['sandboxes', 'show', 'nope'], cliEnv());
+        expect(malformed.code).toBe(2);
+        expect(malformed.err).toContain('sandbox_id must be "default" or a UUID');
+      });
+
+      it('`sandboxes create` with bad input exits 2 naming the field and creates nothing (contract §2, §13)', async () => {
+        const count = async () => JSON.parse((await cli(['sandboxes', 'list', '--limit', '500', '--json'], cliEnv())).out).sandboxes.length;
+        const before = await count();
+        const { fixture } = sampleFixture();
+        fixture.users[0].kyc_completed = 'yes';
+        const file = join(workDir, 'bad-sandbox-fixture.json');
+        writeFileSync(file, JSON.stringify(fixture));
+        const badFixture = await cli(['sandboxes', 'create', '--name', 'bad', '--fixture', file], cliEnv());
+        expect(badFixture.code).toBe(2);
+        expect(badFixture.err).toContain('fixture.users.0.kyc_completed');
+        const badKey = await cli(['sandboxes', 'create', '--name', 'bad', '--demo-partner-key', 'short'], cliEnv());
+        expect(badKey.code).toBe(2);
+        expect(badKey.err).toContain('demo_partner_key');
+        const badClock = await cli(['sandboxes', 'create', '--name', 'bad', '--clock-now', '2026-11-24T10:00:00'], cliEnv());
+        expect(badClock.code).toBe(2);
+        expect(badClock.err).toContain('clock.now must carry a time-zone offset');
+        const frozenAlone = await cli(['sandboxes', 'create', '--name', 'bad', '--frozen'], cliEnv());
+        expect(frozenAlone).toMatchObject({ code: 2, err: '--frozen needs --clock-now: the time the sandbox clock stands still at.\n' });
+        const noFile = await cli(['sandboxes', 'create', '--name', 'bad', '--fixture', join(workDir, 'missing.json')], cliEnv());
+        expect(noFile.code).toBe(2);
+        expect(noFile.err).toContain('Cannot read');
+        expect(await count()).toBe(before);
+      });
+
+      // Last: it wipes the default sandbox the other tests of this database use.
+      it('`sandboxes reset default` on the database wipes the default sandbox; its demo set comes at the service\'s next start, as on a fresh database (contract §13 Lifecycle, §8)', async () => {
+        const pn = newPersonalNumber();
+        await cli(['users', 'put', pn, '--name', 'Före Återställning'], cliEnv());
+        const reset = await cli(['sandboxes', 'reset', 'default'], cliEnv());
+        expect(reset.code).toBe(0);
+        expect(reset.out).toMatch(/^Reset default default\n/);
+        expect(reset.err).toBe("The default sandbox's demo set (SEED_DEMO) is seeded when the service next starts.\n");
+        expect((await cli(['users', 'show', pn], cliEnv())).code).toBe(1);
+        const t = await createTestApp({ db: db.onServer ? db : { ...db, env: cliEnv() }, keepClock: true, env: { SEED_DEMO: 'on' } });
+        try {
+          await t.admin.get('/admin/users/191212121212').expect(200);
+          await t.admin.get(`/admin/users/${pn}`).expect(404);
+        } finally {
+          await t.close();
+        }
+      });
+    });
+
     it('says the data folder is in use, suggesting --url, when another process holds the embedded database', async () => {
       if (db.onServer) return; // a server database has no such lock
       const lockedDir = join(workDir, 'locked');
@@ -362,6 +543,78 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       const { code, err } = await cli(['users', 'show', '12345', '--url', base], withKey);
       expect(code).toBe(2);
       expect(err).toMatch(/answered 400 VALIDATION_FAILED: personal_number/);
+    });
+
+    describe('sandboxes and --sandbox (contract §13)', () => {
+      async function createSandbox(...args: string[]): Promise<{ sandbox_id: string; admin_key: string; base_url: string }> {
+        const created = await cli(['sandboxes', 'create', '--json', '--url', base, ...args], withKey);
+        expect(created).toMatchObject({ code: 0 });
+        return JSON.parse(created.out);
+      }
+
+      it('`sandboxes create --url` posts POST /sandboxes with the operator key; base_url names the running service (contract §13 Lifecycle)', async () => {
+        const sandbox = await createSandbox('--name', 'over http', '--demo-partner-key', 'cli-demo-partner-key-0001');
+        expect(sandbox).toMatchObject({ name: 'over http', base_url: `${base}/sandboxes/${sandbox.sandbox_id}`, demo_partner_key: 'cli-demo-partner-key-0001' });
+        await t.http.get(`/sandboxes/${sandbox.sandbox_id}/admin/users/191212121212`).set('Authorization', `Bearer ${sandbox.admin_key}`).expect(200);
+        const show = await cli(['sandboxes', 'show', sandbox.sandbox_id, '--url', base, '--admin-key', sandbox.admin_key]);
+        expect(show.code).toBe(0);
+        expect(show.out).toMatch(new RegExp(`^${sandbox.sandbox_id} over http\\n {2}base url: +${base}/sandboxes/${sandbox.sandbox_id}\\n`));
+        const list = JSON.parse((await cli(['sandboxes', 'list', '--json', '--limit', '500', '--url', base], withKey)).out);
+        expect(list.sandboxes.map((s: { sandbox_id: string }) => s.sandbox_id)).toEqual(expect.arrayContaining(['default', sandbox.sandbox_id]));
+      });
+
+      it('`--sandbox ID --url` calls that sandbox\'s admin routes under its prefix, with its own admin key; the default clock is unchanged (contract §13 Addressing, Keys, Time)', async () => {
+        const before = await t.clock.freeze(BASE_TIME);
+        const sandbox = await createSandbox('--name', 'prefixed', '--clock-now', BASE_TIME, '--frozen');
+        const own = ['--url', base, '--admin-key', sandbox.admin_key, '--sandbox', sandbox.sandbox_id];
+        const advance = await cli(['clock', 'advance', '1d', ...own]);
+        expect(advance).toMatchObject({ code: 0, out: `${new Date(Date.parse(BASE_UTC) + 86_400_000).toISOString()} frozen\n` });
+        expect(await t.clock.read()).toEqual(before);
+        const pn = newPersonalNumber();
+        expect((await cli(['users', 'put', pn, '--name', 'Prefix Användare', ...own])).code).toBe(0);
+        await t.http.get(`/sandboxes/${sandbox.sandbox_id}/admin/users/${pn}`).set('Authorization', `Bearer ${ADMIN_KEY}`).expect(200);
+        await t.admin.get(`/admin/users/${pn}`).expect(404);
+        // The operator key opens it too; the sandbox's key opens no other sandbox (401).
+        expect((await cli(['clock', 'show', '--sandbox', sandbox.sandbox_id, '--url', base], withKey)).code).toBe(0);
+        const other = await cli(['clock', 'show', '--url', base, '--admin-key', sandbox.admin_key]);
+        expect(other.code).toBe(1);
+        expect(other.err).toContain('GET /admin/clock answered 401');
+      });
+
+      it('a sandbox\'s base_url as --url names that sandbox; with another --sandbox it is a usage error (contract §13 Addressing)', async () => {
+        const sandbox = await createSandbox('--name', 'by base url', '--no-seed-demo');
+        const pn = newPersonalNumber();
+        const put = await cli(['users', 'put', pn, '--name', 'Bas Adress', '--url', `${sandbox.base_url}/`, '--admin-key', sandbox.admin_key]);
+        expect(put.code).toBe(0);
+        await t.http.get(`/sandboxes/${sandbox.sandbox_id}/admin/users/${pn}`).set('Authorization', `Bearer ${ADMIN_KEY}`).expect(200);
+        const both = await cli(['clock', 'show', '--url', sandbox.base_url, '--sandbox', 'default'], withKey);
+        expect(both.code).toBe(2);
+        expect(both.err).toContain('give one of them');
+      });
+
+      it('an unknown sandbox over --url exits 1 with the 404; a malformed one exits 2 before any call (contract §13 Unknown sandbox)', async () => {
+        const unknown = await cli(['clock', 'show', '--sandbox', '00000000-0000-4000-8000-000000000000', '--url', base], withKey);
+        expect(unknown.code).toBe(1);
+        expect(unknown.err).toContain('GET /sandboxes/00000000-0000-4000-8000-000000000000/admin/clock answered 404 NOT_FOUND');
+        const malformed = await cli(['clock', 'show', '--sandbox', 'x', '--url', 'http://127.0.0.1:9'], withKey);
+        expect(malformed).toMatchObject({ code: 2, err: '--sandbox: sandbox_id must be "default" or a UUID (got "x").\n' });
+      });
+
+      it('`sandboxes reset` and `delete --url` with the sandbox\'s own admin key: reset keeps id and key, delete makes it 404 (contract §13 Lifecycle, Keys)', async () => {
+        const sandbox = await createSandbox('--name', 'self-managed', '--no-seed-demo');
+        const own = ['--url', base, '--admin-key', sandbox.admin_key];
+        const pn = newPersonalNumber();
+        await cli(['users', 'put', pn, '--name', 'Tillfällig', '--sandbox', sandbox.sandbox_id, ...own]);
+        const reset = await cli(['sandboxes', 'reset', sandbox.sandbox_id, '--json', ...own]);
+        expect(reset.code).toBe(0);
+        expect(JSON.parse(reset.out)).toMatchObject({ sandbox_id: sandbox.sandbox_id, name: 'self-managed' });
+        expect((await cli(['users', 'show', pn, '--sandbox', sandbox.sandbox_id, ...own])).code).toBe(1);
+        expect(await cli(['sandboxes', 'delete', sandbox.sandbox_id, ...own])).toEqual({ code: 0, out: `Deleted sandbox ${sandbox.sandbox_id}\n`, err: '' });
+        await t.http.get(`/sandboxes/${sandbox.sandbox_id}`).set('Authorization', `Bearer ${ADMIN_KEY}`).expect(404);
+        const gone = await cli(['sandboxes', 'show', sandbox.sandbox_id, '--url', base], withKey);
+        expect(gone.code).toBe(1);
+        expect(gone.err).toContain('answered 404 NOT_FOUND');
+      });
     });
 
     it('takes the URL from SANDBOX_URL, and needs the admin key for it (exit code 2)', async () => {

@@ -1,6 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { outputLines, readmeBlock, requireCurlAndJq, runBash } from './support/readme-blocks';
 import { bearer, Psd2Client, certificate } from './support/psd2';
 import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
@@ -8,47 +6,6 @@ import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app
  * README "Your first hour as a TPP" (issue 9): the one ```sh block between the first-hour markers is
  * run as written, with bash, curl and jq, against a sandbox listening on a real port.
  */
-const README = join(process.cwd(), 'README.md');
-const BEGIN = '<!-- first-hour:begin -->';
-const END = '<!-- first-hour:end -->';
-
-/** The walkthrough: the text of the one fenced sh block between the markers. */
-function walkthrough(): string {
-  const readme = readFileSync(README, 'utf8');
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin < 0 || end < begin || readme.indexOf(BEGIN, begin + 1) >= 0) {
-    throw new Error(`README.md must hold exactly one walkthrough between ${BEGIN} and ${END}`);
-  }
-  const fenced = /^\s*```sh\n([\s\S]*?)\n```\s*$/.exec(readme.slice(begin + BEGIN.length, end));
-  if (!fenced || fenced[1].includes('```')) throw new Error(`The walkthrough between ${BEGIN} and ${END} must be one fenced \`\`\`sh block`);
-  return fenced[1];
-}
-
-/** Runs a script with `bash -euo pipefail`, as a reader would with the walkthrough saved to a file. */
-function runBash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // A small environment: no proxy settings of the machine may route curl's 127.0.0.1 calls elsewhere.
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** One stdout line: JSON when it is JSON, else the text. */
-const parseLine = (line: string): unknown => (/^[[{]/.test(line) ? JSON.parse(line) : line);
-
 describe('README: your first hour as a TPP (issue 9)', () => {
   let t: TestApp;
   let baseUrl: string;
@@ -59,11 +16,8 @@ describe('README: your first hour as a TPP (issue 9)', () => {
   afterAll(() => t.close());
 
   it("the README's first-hour walkthrough runs as written against the sandbox (issue 9)", async () => {
-    const missing = ['curl', 'jq'].filter((tool) => spawnSync('bash', ['-c', `command -v ${tool}`]).status !== 0);
-    if (missing.length > 0) {
-      throw new Error(`The README walkthrough needs ${missing.join(' and ')} on PATH (CI installs them: apt-get install curl jq)`);
-    }
-    const script = walkthrough();
+    requireCurlAndJq();
+    const script = readmeBlock('first-hour');
     const psu = /^PSU=(\d{12})\b/m.exec(script)?.[1];
     expect(psu).toBeDefined();
 
@@ -71,7 +25,7 @@ describe('README: your first hour as a TPP (issue 9)', () => {
     // On a failure the received value shows how far the walkthrough came (stdout) and why (stderr).
     expect(run).toEqual({ code: 0, stderr: '', stdout: expect.any(String) });
 
-    const lines = run.stdout.trimEnd().split('\n').map(parseLine);
+    const lines = outputLines(run.stdout);
     const account = { account_number: expect.stringMatching(/^\d{11}$/), name: 'Lönekonto', currency: 'SEK', balance: 25000, available_balance: 25000 };
     expect(lines).toEqual([
       [account], // 1. the seeded user's account

@@ -1,4 +1,4 @@
-import type { ClockResponseDto, SeedProgress, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type { ClockResponseDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedProgress, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 
 /** Where a fixture load stands, and one-off notes (e.g. "posting 500 users…"); written to stderr. */
@@ -9,13 +9,17 @@ export interface ProgressReporter {
 
 /**
  * The admin use cases the command line needs, with the request and response bodies of the /admin
- * routes (contract §6, §8). Two transports: the database of the environment, through the same
- * services those routes call (DatabaseAdminClient), or a running sandbox's admin API (HttpAdminClient).
- * Every call validates its input the way the route does; a refusal is an AdminRequestFailed.
+ * routes (contract §6, §8) and of the sandbox lifecycle routes (§13). Two transports: the database
+ * of the environment, through the same services those routes call (DatabaseAdminClient), or a
+ * running service's API (HttpAdminClient). Every call validates its input the way the route does;
+ * a refusal is an AdminRequestFailed. The /admin calls address one sandbox (`sandboxId`, the
+ * default sandbox unless --sandbox names another); the lifecycle calls are the service's.
  */
 export interface AdminClient {
   /** What the client talks to, for messages: "http://localhost:3000" or "the database (DATA_DIR ./.data)". */
   readonly target: string;
+  /** The sandbox the /admin calls address: `default` or a UUID. */
+  readonly sandboxId: string;
   readClock(): Promise<ClockResponseDto>;
   setClock(body: { now: string; frozen: boolean }): Promise<ClockResponseDto>;
   advanceClock(body: { seconds: number }): Promise<ClockResponseDto>;
@@ -25,6 +29,11 @@ export interface AdminClient {
   putUser(personalNumber: string, body: Record<string, unknown>): Promise<{ user: UserResponseDto; created: boolean }>;
   openAccount(personalNumber: string, body: Record<string, unknown>): Promise<AccountDto>;
   seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto>;
+  createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto>;
+  listSandboxes(query: { limit?: string; after?: string }): Promise<SandboxListDto>;
+  showSandbox(sandboxId: string): Promise<SandboxDto>;
+  resetSandbox(sandboxId: string): Promise<SandboxDto>;
+  deleteSandbox(sandboxId: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,18 @@
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataDirLocked, DEFAULT_SANDBOX_ID, DomainError, PersonalNumberReader, SandboxContext, StrictValidationPipe, toProblem } from '@app/common';
+import {
+  DataDirLocked,
+  DEFAULT_SANDBOX_ID,
+  DomainError,
+  parseSandboxId,
+  PersonalNumberReader,
+  SandboxConfig,
+  SandboxContext,
+  SandboxRegistry,
+  StrictValidationPipe,
+  toProblem,
+  UnknownSandbox,
+} from '@app/common';
 import {
   AdminClockService,
   AdminUsersService,
@@ -9,6 +21,12 @@ import {
   ListUsersQueryDto,
   OpenAccountDto,
   PutUserDto,
+  CreateSandboxDto,
+  ListSandboxesQueryDto,
+  type SandboxCreatedDto,
+  type SandboxDto,
+  SandboxesService,
+  type SandboxListDto,
   SeedFixtureDto,
   type SeedResultDto,
   SeedService,
@@ -24,15 +42,22 @@ import type { CliIo } from './cli-io';
 /**
  * The database of the environment (DATABASE_URL, else the embedded database under DATA_DIR), through
  * the services the /admin routes call, after the same validation. Opened at the first call that
- * needs it, so input refused by validation never opens it. No jobs run and the demo set is not
- * seeded (the service does that when it starts).
+ * needs it, so input refused by validation never opens it. No jobs run and the default sandbox's
+ * demo set is not seeded (the service does that when it starts). The /admin use cases run in the
+ * context of `sandboxId` (contract §13), as a request under its prefix would; the lifecycle ones in
+ * the default sandbox's, as their routes at the root do.
  */
 export class DatabaseAdminClient implements AdminClient {
   readonly target: string;
   private app: INestApplicationContext | null = null;
+  private sandboxFound = false;
 
-  constructor(private readonly io: CliIo) {
-    this.target = io.env.DATABASE_URL ? 'the database at DATABASE_URL' : `the embedded database in ${io.env.DATA_DIR || './.data'}`;
+  constructor(
+    private readonly io: CliIo,
+    readonly sandboxId: string = DEFAULT_SANDBOX_ID,
+  ) {
+    const database = io.env.DATABASE_URL ? 'the database at DATABASE_URL' : `the embedded database in ${io.env.DATA_DIR || './.data'}`;
+    this.target = sandboxId === DEFAULT_SANDBOX_ID ? database : `sandbox ${sandboxId} in ${database}`;
   }
 
   readClock(): Promise<ClockResponseDto> {
@@ -78,6 +103,31 @@ export class DatabaseAdminClient implements AdminClient {
     return this.use(SeedService, (seed) => seed.load(dto, (step) => progress.step(step)));
   }
 
+  async createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {
+    const dto = await validBody(CreateSandboxDto, body);
+    return this.useLifecycle((sandboxes, origin) => sandboxes.create(dto, origin));
+  }
+
+  async listSandboxes(query: { limit?: string; after?: string }): Promise<SandboxListDto> {
+    const dto = await valid(ListSandboxesQueryDto, query, 'query');
+    return this.useLifecycle((sandboxes, origin) => sandboxes.list(dto, origin));
+  }
+
+  showSandbox(sandboxId: string): Promise<SandboxDto> {
+    return this.useLifecycle((sandboxes, origin) => sandboxes.show(parseSandboxId(sandboxId), origin));
+  }
+
+  async resetSandbox(sandboxId: string): Promise<SandboxDto> {
+    const reset = await this.useLifecycle((sandboxes, origin) => sandboxes.reset(parseSandboxId(sandboxId), origin));
+    // This process seeds no demo set (SEED_DEMO is off here): the service seeds it when it next starts.
+    if (reset.sandbox_id === DEFAULT_SANDBOX_ID) this.io.err("The default sandbox's demo set (SEED_DEMO) is seeded when the service next starts.\n");
+    return reset;
+  }
+
+  deleteSandbox(sandboxId: string): Promise<void> {
+    return this.useLifecycle((sandboxes) => sandboxes.delete(parseSandboxId(sandboxId)));
+  }
+
   async close(): Promise<void> {
     await this.app?.close();
     this.app = null;
@@ -87,12 +137,32 @@ export class DatabaseAdminClient implements AdminClient {
     return (await this.context()).get(PersonalNumberReader).read(text);
   }
 
-  /** Runs a use case of `service`; its failures become the refusal the route would answer. */
+  /**
+   * Runs a use case of `service` in this client's sandbox; its failures become the refusal the route
+   * would answer. An unknown sandbox is the 404 its prefix answers (contract §13), before anything runs.
+   */
   private async use<S, T>(service: Type<S>, work: (instance: S) => Promise<T>): Promise<T> {
     const app = await this.context();
     try {
-      // The CLI administers the default sandbox (a --sandbox option comes with the sandbox lifecycle).
-      return await SandboxContext.run(DEFAULT_SANDBOX_ID, () => work(app.get(service)));
+      if (!this.sandboxFound && this.sandboxId !== DEFAULT_SANDBOX_ID && !(await app.get(SandboxRegistry).exists(this.sandboxId))) {
+        throw new UnknownSandbox(this.sandboxId);
+      }
+      this.sandboxFound = true;
+      return await SandboxContext.run(this.sandboxId, () => work(app.get(service)));
+    } catch (error) {
+      throw refusal(error);
+    }
+  }
+
+  /**
+   * A lifecycle use case (contract §13), in the default sandbox's context as its routes at the root.
+   * `base_url` has no request host here: it names this machine's PORT.
+   */
+  private async useLifecycle<T>(work: (sandboxes: SandboxesService, origin: string) => Promise<T>): Promise<T> {
+    const app = await this.context();
+    try {
+      const origin = `http://localhost:${app.get(SandboxConfig).port}`;
+      return await SandboxContext.run(DEFAULT_SANDBOX_ID, () => work(app.get(SandboxesService), origin));
     } catch (error) {
       throw refusal(error);
     }

@@ -3,6 +3,7 @@ import { addTransportOptions } from './admin-transport';
 import { certCommand } from './cert.command';
 import type { CliIo } from './cli-io';
 import { type ClockOutputOptions, clockCommands } from './clock.command';
+import { type CreateSandboxOptions, type ListSandboxesOptions, type SandboxOutputOptions, sandboxesCommands } from './sandboxes.command';
 import { seedCommand } from './seed.command';
 import { type ListUsersOptions, type OpenAccountOptions, type OutputOptions, type PutUserOptions, usersCommands } from './users.command';
 
@@ -10,7 +11,10 @@ const TRANSPORT_HELP = `
 Without --url (or SANDBOX_URL) the command opens the database of the environment (DATABASE_URL, else
 the embedded database in DATA_DIR, default ./.data) and works while the sandbox is stopped. The
 embedded database belongs to one process: while the sandbox runs on it, use --url with the admin key
-(--admin-key or ADMIN_API_KEY).`;
+(--admin-key or ADMIN_API_KEY).
+--sandbox <id> works in that sandbox (contract §13) instead of the default one: on the database as
+a request under /sandboxes/<id> would, with --url under that prefix (the operator key or the
+sandbox's own admin key). A sandbox's base_url as --url names it too.`;
 
 /** `npm run cli -- <command>`: every command of the sandbox's command line. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -29,6 +33,8 @@ Examples:
   npm run cli -- cert --roles PSP_AI,PSP_PI --organization-id PSDSE-FINA-12345
   npm run cli -- clock advance 30m --url http://localhost:3000
   npm run cli -- users list
+  npm run cli -- sandboxes create --name ci-run-4711
+  npm run cli -- clock advance 1d --sandbox 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13
   npm run cli -- <command> --help`,
     );
 
@@ -197,6 +203,8 @@ Examples:
       exitCode = await usersCommands.openAccount(personalNumber, options, io);
     });
 
+  addSandboxesCommands(program, io, (code) => (exitCode = code));
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -206,4 +214,92 @@ Examples:
     throw error;
   }
   return exitCode;
+}
+
+const LIFECYCLE_TRANSPORT_HELP = `
+Without --url (or SANDBOX_URL) the command opens the database of the environment (DATABASE_URL, else
+the embedded database in DATA_DIR) through the same service as the routes; base_url then names
+localhost and PORT. With --url it calls POST/GET /sandboxes, GET/DELETE /sandboxes/<id> and
+POST /sandboxes/<id>/reset with --admin-key (or ADMIN_API_KEY): the operator key, or for show,
+reset and delete the sandbox's own admin key.`;
+
+/** `sandboxes create|list|show|reset|delete`: the sandbox lifecycle of contract §13. */
+function addSandboxesCommands(program: Command, io: CliIo, done: (exitCode: number) => void): void {
+  const sandboxes = program
+    .command('sandboxes')
+    .description('Create, list, show, reset or delete sandboxes: isolated worlds with their own clock in one service (contract §13)')
+    .addHelpText(
+      'after',
+      `
+Every route is served under a sandbox's base_url (/sandboxes/<id>); the other commands work in one
+with --sandbox <id>.
+${LIFECYCLE_TRANSPORT_HELP}
+
+Examples:
+  npm run cli -- sandboxes create --name ci-run-4711 --clock-now 2026-11-24T10:00:00+01:00 --frozen
+  npm run cli -- sandboxes list
+  npm run cli -- sandboxes show 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13
+  npm run cli -- sandboxes reset 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13
+  npm run cli -- sandboxes delete 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13`,
+    );
+  const output = (command: Command) => addTransportOptions(command.option('--json', 'print the answer of the lifecycle route as JSON'), { sandbox: false });
+
+  output(
+    sandboxes
+      .command('create')
+      .description('Create a sandbox; prints its id, base_url, admin key and demo partner key (the keys only now)')
+      .requiredOption('--name <name>', '1 to 100 characters, e.g. ci-run-4711')
+      .option('--no-seed-demo', 'start empty: no demo users and no demo partner (default: the demo set of contract §8)')
+      .option('--demo-partner-key <key>', "the demo partner's api key, 16 to 512 visible ASCII characters (default: random)")
+      .option('--downtime-calendar', 'planned downtime windows of bank §8 in this sandbox (default: the service\'s DOWNTIME_CALENDAR)')
+      .option('--no-downtime-calendar', 'no planned downtime windows in this sandbox')
+      .option('--clock-now <iso-time>', 'the sandbox clock at creation and after every reset, e.g. 2026-11-24T10:00:00+01:00 (default: real time)')
+      .option('--frozen', 'with --clock-now: the clock stands still until moved')
+      .option('--fixture <file>', 'a fixture file (the format of POST /admin/seed), loaded at creation and after every reset'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  npm run cli -- sandboxes create --name demo-anna
+  npm run cli -- sandboxes create --name ci-run-4711 --no-seed-demo --fixture fixture.json --no-downtime-calendar
+  npm run cli -- sandboxes create --name token-expiry --clock-now 2026-11-24T10:00:00+01:00 --frozen --json --url http://localhost:3000`,
+    )
+    .action(async (options: CreateSandboxOptions) => done(await sandboxesCommands.create(options, io)));
+
+  output(
+    sandboxes
+      .command('list')
+      .description('List the sandboxes in id order (the default sandbox too), never their keys')
+      .option('--limit <n>', 'sandboxes per page, 1 to 500 (default 100)')
+      .option('--after <sandbox-id>', 'start after this sandbox id (the next page)'),
+  )
+    .addHelpText('after', '\nExamples:\n  npm run cli -- sandboxes list\n  npm run cli -- sandboxes list --limit 500 --after 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13\n  npm run cli -- sandboxes list --json --url http://localhost:3000')
+    .action(async (options: ListSandboxesOptions) => done(await sandboxesCommands.list(options, io)));
+
+  output(sandboxes.command('show').description('Show a sandbox: name, base_url, created and last used').argument('<sandbox-id>', 'its UUID, or default'))
+    .addHelpText('after', '\nExamples:\n  npm run cli -- sandboxes show 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13\n  npm run cli -- sandboxes show default --json')
+    .action(async (sandboxId: string, options: SandboxOutputOptions) => done(await sandboxesCommands.show(sandboxId, options, io)));
+
+  output(
+    sandboxes
+      .command('reset')
+      .description('Reset a sandbox as newly created, in one transaction: data wiped, demo set and fixture seeded again, clock back to its creation setting; id and keys kept')
+      .argument('<sandbox-id>', 'its UUID, or default'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --url, resetting the default sandbox leaves its demo set to the service's next start
+(SEED_DEMO), as with a fresh database.
+
+Examples:
+  npm run cli -- sandboxes reset 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13
+  npm run cli -- sandboxes reset default --url http://localhost:3000`,
+    )
+    .action(async (sandboxId: string, options: SandboxOutputOptions) => done(await sandboxesCommands.reset(sandboxId, options, io)));
+
+  output(sandboxes.command('delete').description('Delete a sandbox and all its data (not the default sandbox)').argument('<sandbox-id>', 'its UUID'))
+    .addHelpText('after', '\nExamples:\n  npm run cli -- sandboxes delete 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13\n  npm run cli -- sandboxes delete 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13 --url http://localhost:3000')
+    .action(async (sandboxId: string, options: SandboxOutputOptions) => done(await sandboxesCommands.delete(sandboxId, options, io)));
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { SeedResultDto } from '@app/sandbox';
 import { AdminRequestFailed } from './admin-client';
 import { type TransportOptions, withAdminClient } from './admin-transport';
 import type { CliIo } from './cli-io';
+import { readJsonFile } from './json-file';
 import { stderrProgress } from './progress';
 
 /**
@@ -10,15 +10,10 @@ import { stderrProgress } from './progress';
  * running sandbox with --url, or straight into the database named by the environment. Progress goes
  * to stderr, the summary to stdout.
  */
-export async function seedCommand(file: string, options: TransportOptions, io: CliIo): Promise<number> {
-  let fixture: unknown;
-  try {
-    fixture = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    io.err(`Cannot read ${file} as JSON: ${(error as Error).message}\n`);
-    return 2;
-  }
+export function seedCommand(file: string, options: TransportOptions, io: CliIo): Promise<number> {
   return withAdminClient(options, io, async (client) => {
+    // Read before the client opens anything (it opens at its first call).
+    const fixture = readJsonFile(file);
     try {
       report(await client.seed(fixture, stderrProgress(io)), io);
       return 0;
