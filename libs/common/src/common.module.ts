@@ -12,6 +12,7 @@ import { SandboxClock } from './clock/sandbox-clock';
 import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { SandboxDb } from './sandbox/sandbox-db';
 import { SandboxRegistry } from './sandbox/sandbox-registry';
+import { SandboxCreationLog } from './sandbox/sandbox-creation-log';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
@@ -37,6 +38,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
   providers: [
     SandboxDb,
     SandboxRegistry,
+    SandboxCreationLog,
     ClockRepository,
     SandboxClock,
     { provide: Clock, useExisting: SandboxClock },
@@ -56,7 +58,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
-  exports: [SandboxDb, SandboxRegistry, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
