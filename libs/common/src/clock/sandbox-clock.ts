@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxGenerations } from '../sandbox/sandbox-cache';
 import { SandboxContext } from '../sandbox/sandbox-context';
+import { DeletedSandbox } from '../sandbox/sandbox-registry';
 import { Clock } from './clock';
 import { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 
 /** Other instances see a change within this long (contract §6: within one second). */
 const MAX_STALENESS_MS = 900;
+/**
+ * Past this many sandboxes the least recently used copies go, but only those unused for IDLE_MS
+ * (a request in progress keeps its copy), so the map holds at most CAPACITY plus the sandboxes used
+ * within the last minute. A sandbox whose copy went is simply read again.
+ */
+const CAPACITY = 10_000;
+const IDLE_MS = 60_000;
 
 /** This instance's copy of one sandbox's clock row and generation. */
 class CachedSandbox {
@@ -14,11 +22,15 @@ class CachedSandbox {
   generation = '0';
   downtimeCalendar: boolean | null = null;
   readAtMs = Number.NEGATIVE_INFINITY;
+  usedAtMs = Number.NEGATIVE_INFINITY;
   inFlight: Promise<void> | null = null;
   /** Orders reads and changes: an answer older than the one adopted is dropped. */
   issued = 0;
   adopted = 0;
 }
+
+/** What `now()` reads for a sandbox not read yet on this instance: real time, never stored. */
+const UNREAD: Readonly<CachedSandbox> = Object.freeze(new CachedSandbox());
 
 /**
  * The sandbox clock of contract §6, one per sandbox (§13): every method acts on the context's
@@ -27,10 +39,13 @@ class CachedSandbox {
  * MAX_STALENESS_MS and is called at the start of every request and job run, so idle instances
  * cost the database nothing. The instance that changes a clock adopts the new row at once. The
  * same read brings the sandbox's generation, which keys the in-process caches (SandboxCache).
+ * A deleted sandbox's copy goes at once on the instance that deletes it (`forget`) and on another
+ * when its read finds the sandbox gone; the caches keyed by its generation drop its entries with it.
  */
 @Injectable()
 export class SandboxClock extends Clock implements SandboxGenerations {
   private readonly sandboxes = new Map<string, CachedSandbox>();
+  private readonly forgetListeners: Array<(sandboxId: string) => void> = [];
 
   constructor(private readonly repository: ClockRepository) {
     super();
@@ -55,19 +70,31 @@ export class SandboxClock extends Clock implements SandboxGenerations {
 
   /** Re-reads the clock row if the cached copy may be stale; concurrent callers share one read. */
   async sync(): Promise<void> {
-    const cached = this.cached();
+    const cached = this.used();
     if (Date.now() - cached.readAtMs < MAX_STALENESS_MS) return;
     cached.inFlight ??= this.refresh().finally(() => (cached.inFlight = null));
     return cached.inFlight;
   }
 
   refresh(): Promise<void> {
-    return this.adopt(async () => {
-      const read = await this.repository.read();
+    return this.adopt(async (_realNow, cached) => {
+      const read = await this.readOrForget();
       // A read brings the generation; a change (set, advance, reset) keeps the last one read.
-      if (read.generation !== undefined) Object.assign(this.cached(), { generation: read.generation, downtimeCalendar: read.downtimeCalendar });
+      if (read.generation !== undefined) Object.assign(cached, { generation: read.generation, downtimeCalendar: read.downtimeCalendar });
       return read;
     });
+  }
+
+  /** Drops the sandboxes' copies and tells the caches keyed by their generations (deleted or reset). */
+  forget(...sandboxIds: string[]): void {
+    for (const sandboxId of sandboxIds) {
+      this.sandboxes.delete(sandboxId);
+      for (const listener of this.forgetListeners) listener(sandboxId);
+    }
+  }
+
+  onForget(listener: (sandboxId: string) => void): void {
+    this.forgetListeners.push(listener);
   }
 
   set(now: Date, frozen: boolean): Promise<void> {
@@ -82,22 +109,42 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     return this.adopt(() => this.repository.reset());
   }
 
-  /** The context's sandbox's copy (real time until first read). */
+  /** The clock row; a sandbox found gone is forgotten here too (deleted on another instance). */
+  private async readOrForget(): ReturnType<ClockRepository['read']> {
+    try {
+      return await this.repository.read();
+    } catch (error) {
+      if (error instanceof DeletedSandbox) this.forget(SandboxContext.sandboxId);
+      throw error;
+    }
+  }
+
+  /** The context's sandbox's copy as last read; real time until first read. Reading it keeps nothing. */
   private cached(): CachedSandbox {
+    return this.sandboxes.get(SandboxContext.current().sandboxId) ?? UNREAD;
+  }
+
+  /** The context's sandbox's copy, created if need be and marked most recently used. */
+  private used(): CachedSandbox {
     const { sandboxId } = SandboxContext.current();
-    let cached = this.sandboxes.get(sandboxId);
-    if (!cached) {
-      cached = new CachedSandbox();
-      this.sandboxes.set(sandboxId, cached);
+    const nowMs = Date.now();
+    const cached = this.sandboxes.get(sandboxId) ?? new CachedSandbox();
+    // Map keeps insertion order: re-inserting makes it the most recently used.
+    this.sandboxes.delete(sandboxId);
+    this.sandboxes.set(sandboxId, cached);
+    cached.usedAtMs = nowMs;
+    for (const [id, oldest] of this.sandboxes) {
+      if (this.sandboxes.size <= CAPACITY || nowMs - oldest.usedAtMs < IDLE_MS) break;
+      this.sandboxes.delete(id);
     }
     return cached;
   }
 
-  private async adopt(operation: (realNow: Date) => Promise<ClockState>): Promise<void> {
-    const cached = this.cached();
+  private async adopt(operation: (realNow: Date, cached: CachedSandbox) => Promise<ClockState>): Promise<void> {
+    const cached = this.used();
     const ticket = ++cached.issued;
     const realNowMs = Date.now();
-    const state = await operation(new Date(realNowMs));
+    const state = await operation(new Date(realNowMs), cached);
     // A slow read that began before a later change of ours must not undo it.
     if (ticket < cached.adopted) return;
     cached.adopted = ticket;

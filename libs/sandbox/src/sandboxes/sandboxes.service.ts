@@ -107,13 +107,18 @@ export class SandboxesService {
         return recreated;
       }),
     );
+    // The old generation's cached entries can never be read again: free them now.
+    this.clock.forget(sandboxId);
     await this.adopt(sandboxId);
     return toSandboxDto(row, origin);
   }
 
   async delete(sandboxId: string): Promise<void> {
     if (sandboxId === DEFAULT_SANDBOX_ID) throw new InvalidState('The default sandbox cannot be deleted (reset it instead).');
-    if (!(await this.registry.delete(sandboxId))) throw new UnknownSandbox(sandboxId);
+    const deleted = await this.registry.delete(sandboxId);
+    // Its clock copy and cached entries go at once here; other instances drop them when they find it gone.
+    this.clock.forget(sandboxId);
+    if (!deleted) throw new UnknownSandbox(sandboxId);
   }
 
   /** This instance reads the committed sandbox row at once (generation, downtime setting); others within a second. */
