@@ -12,7 +12,7 @@ import { bearer, newPsu, newUser } from './support/psd2';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** The tables that hold no sandbox's data: the service's own. */
-const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox', 'sandbox_change'];
+const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox', 'sandbox_change', 'sandbox_creation'];
 
 /** Every table that carries sandbox_id, from the schema itself. */
 async function sandboxTables(dataSource: DataSource): Promise<string[]> {

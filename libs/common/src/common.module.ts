@@ -13,6 +13,7 @@ import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { SandboxDb } from './sandbox/sandbox-db';
 import { SandboxChanges } from './sandbox/sandbox-changes';
 import { SandboxRegistry } from './sandbox/sandbox-registry';
+import { SandboxCreationLog } from './sandbox/sandbox-creation-log';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
@@ -39,6 +40,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     SandboxDb,
     SandboxChanges,
     SandboxRegistry,
+    SandboxCreationLog,
     ClockRepository,
     SandboxClock,
     { provide: Clock, useExisting: SandboxClock },
@@ -58,7 +60,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
-  exports: [SandboxDb, SandboxRegistry, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

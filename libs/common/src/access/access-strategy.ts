@@ -10,6 +10,8 @@ import type { Request } from 'express';
  */
 export interface Principals {
   admin: { kind: 'admin' };
+  /** No key, where self-service lets anyone in (contract §13 Self-service): known by IP only. */
+  'self-service': { kind: 'self-service'; ip: string };
 }
 
 export type Principal = Principals[keyof Principals];

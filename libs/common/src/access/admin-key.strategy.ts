@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
 import { SandboxConfig } from '../config/sandbox-config';
 import { Forbidden } from '../errors/domain-error';
@@ -7,11 +7,29 @@ import { DEFAULT_SANDBOX_ID } from '../sandbox/sandbox-context';
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { hashSecret, secretMatchesHash } from '../values/secrets';
 import { ADMIN_STRATEGY } from './access.decorators';
-import { AccessStrategy, type PrincipalOf } from './access-strategy';
+import { callerIpOf } from '../http/caller-ip.decorator';
+import { AccessStrategy, type PrincipalOf, type RequestWithPrincipal } from './access-strategy';
 import { AccessStrategyRegistry } from './access-strategy.registry';
 import { BearerAuthenticator } from './bearer-token';
 
 export type AdminPrincipal = PrincipalOf<'admin'>;
+export type SelfServicePrincipal = PrincipalOf<'self-service'>;
+
+/** Whether the request offers a bearer value anywhere passport-http-bearer reads one (RFC 6750 §2). */
+function presentsBearer(request: Request): boolean {
+  const body = request.body as Record<string, unknown> | undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  return request.headers.authorization !== undefined || body?.access_token !== undefined || query?.access_token !== undefined;
+}
+
+/**
+ * Who creates a sandbox (`@AdminOrSelfService()` routes): the self-service caller's IP, for the
+ * rate limit; null for the operator key, which is not rate limited (contract §13 Self-service).
+ */
+export const SelfServiceIp = createParamDecorator((_: unknown, context: ExecutionContext): string | null => {
+  const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
+  return principal?.kind === 'self-service' ? principal.ip : null;
+});
 
 /**
  * The sandbox a request administers: the lifecycle routes name it as their `sandbox_id` path
@@ -34,7 +52,8 @@ function administeredSandbox(request: Request & RequestWithSandbox): string | nu
  * SHA-256 in constant time. The operator key (ADMIN_API_KEY) opens every sandbox's admin routes and
  * the lifecycle; a created sandbox's own admin key opens its admin routes and its own GET, reset and
  * DELETE, and nothing else (401). Without ADMIN_API_KEY the default sandbox's admin is 403 to
- * everyone, while a created sandbox's own key still works.
+ * everyone, while a created sandbox's own key still works. With `selfService` (POST /sandboxes) and
+ * SANDBOX_SELF_SERVICE on, a request that offers no key at all passes as self-service.
  */
 @Injectable()
 export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
@@ -53,8 +72,11 @@ export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  authenticate(context: ExecutionContext): Promise<AdminPrincipal> {
+  authenticate(context: ExecutionContext, options?: Record<string, unknown>): Promise<AdminPrincipal | SelfServicePrincipal> {
     const request = context.switchToHttp().getRequest<Request & RequestWithSandbox>();
+    if (options?.selfService === true && this.config.sandboxSelfService && !presentsBearer(request)) {
+      return Promise.resolve({ kind: 'self-service', ip: callerIpOf(request) });
+    }
     const sandboxId = administeredSandbox(request);
     if (sandboxId === DEFAULT_SANDBOX_ID) {
       if (!this.config.adminApiKey) throw new Forbidden('The admin API is closed: the service was started without ADMIN_API_KEY.');

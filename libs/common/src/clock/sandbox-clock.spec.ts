@@ -3,6 +3,7 @@ import type { ClockRepository } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 import type { SandboxChangeListener, SandboxChanges } from '../sandbox/sandbox-changes';
 import { SandboxContext } from '../sandbox/sandbox-context';
+import { DeletedSandbox } from '../sandbox/sandbox-registry';
 import { SandboxClock } from './sandbox-clock';
 
 /** A repository that holds the row in memory and counts reads. */
@@ -139,5 +140,51 @@ describe(SandboxClock.name, () => {
     const { repository } = fakeRepository();
     const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
     expect(() => clock.now()).toThrow(/No sandbox context/);
+  });
+  describe('a deleted sandbox leaves nothing behind (contract §13 Lifecycle)', () => {
+    const copies = (clock: SandboxClock) => clock['sandboxes'].size;
+
+    it('forget drops its copy at once and tells the caches keyed by its generation', async () => {
+      const { repository } = fakeRepository();
+      const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+      const told: string[] = [];
+      clock.onForget((sandboxId) => told.push(sandboxId));
+      await SandboxContext.run('a', () => clock.sync());
+      await SandboxContext.run('b', () => clock.sync());
+      clock.forget('a');
+      expect(copies(clock)).toBe(1);
+      expect(told).toEqual(['a']);
+    });
+
+    it('drops its copy when its read finds the sandbox gone (deleted on another instance)', async () => {
+      const { repository } = fakeRepository();
+      let deleted = false;
+      const clock = new SandboxClock({ ...repository, read: () => (deleted ? Promise.reject(new DeletedSandbox()) : repository.read()) } as unknown as ClockRepository, fakeChanges());
+      const told: string[] = [];
+      clock.onForget((sandboxId) => told.push(sandboxId));
+      await SandboxContext.run('a', () => clock.sync());
+      deleted = true;
+      await expect(SandboxContext.run('a', () => clock.refresh())).rejects.toBeInstanceOf(DeletedSandbox);
+      expect(copies(clock)).toBe(0);
+      expect(told).toEqual(['a']);
+      // Reading the time of a sandbox not read (a request finishing) keeps nothing either.
+      SandboxContext.run('a', () => clock.now());
+      expect(copies(clock)).toBe(0);
+    });
+
+    it('holds at most 10 000 copies beyond those used within the last minute, the least recently used going first', async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: new Date('2026-11-24T09:00:00Z') });
+      const { repository } = fakeRepository();
+      const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+      for (let i = 0; i < 10_005; i++) await SandboxContext.run(`s${i}`, () => clock.sync());
+      // All used within the minute: none goes while a request may still hold it.
+      expect(copies(clock)).toBe(10_005);
+      jest.advanceTimersByTime(60_000);
+      await SandboxContext.run('s0', () => clock.sync());
+      await SandboxContext.run('new', () => clock.sync());
+      expect(copies(clock)).toBe(10_000);
+      expect(clock['sandboxes'].has('s0')).toBe(true);
+      expect(clock['sandboxes'].has('s1')).toBe(false);
+    });
   });
 });

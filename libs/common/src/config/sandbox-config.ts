@@ -68,6 +68,16 @@ export class SandboxEnvironment {
   @Max(1_000_000, { message: 'SANDBOX_MAX must be an integer from 0 to 1000000 (created sandboxes; the default one does not count)' })
   SANDBOX_MAX: number = 10_000;
 
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'SANDBOX_SELF_SERVICE must be on or off' })
+  SANDBOX_SELF_SERVICE: boolean = false;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
+  @Min(1, { message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
+  @Max(100_000, { message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
+  SANDBOX_CREATE_PER_HOUR: number = 10;
+
   @Transform(toInteger)
   @IsInt({ message: 'JOBS_INTERVAL_MS must be an integer (milliseconds; 0 turns the schedule off)' })
   @Min(0, { message: 'JOBS_INTERVAL_MS must not be negative' })
@@ -144,6 +154,9 @@ export class SandboxConfig {
   readonly demoPartnerKey: string | undefined;
   /** How many sandboxes POST /sandboxes may create (contract §13); the default one does not count. */
   readonly sandboxMax: number;
+  /** POST /sandboxes without a key, rate limited per caller IP (contract §13 Self-service). */
+  readonly sandboxSelfService: boolean;
+  readonly sandboxCreatePerHour: number;
   /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
   readonly jobsIntervalMs: number;
   /** How long a job claim holds unless renewed, and how often its holder renews it while the job runs. */
@@ -163,6 +176,8 @@ export class SandboxConfig {
     this.seedDemo = env.SEED_DEMO;
     this.demoPartnerKey = env.DEMO_PARTNER_KEY;
     this.sandboxMax = env.SANDBOX_MAX;
+    this.sandboxSelfService = env.SANDBOX_SELF_SERVICE;
+    this.sandboxCreatePerHour = env.SANDBOX_CREATE_PER_HOUR;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
     this.jobLeaseMs = env.JOB_LEASE_MS;
     this.jobLeaseRenewMs = env.JOB_LEASE_RENEW_MS;

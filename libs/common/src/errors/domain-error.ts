@@ -30,6 +30,8 @@ export const ERROR_CATALOGUE = {
   SANDBOX_LIMIT_REACHED: 'conflict',
   RFA4_SIGNING_IN_PROGRESS: 'conflict',
   POLLING_TOO_FAST: 'too_many_requests',
+  /** Self-service creations over SANDBOX_CREATE_PER_HOUR from one caller IP (contract §13). */
+  RATE_LIMITED: 'too_many_requests',
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   PLANNED_DOWNTIME: 'unavailable',
   DATABASE_UNAVAILABLE: 'unavailable',

@@ -11,6 +11,7 @@ import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
 import { enterRequestSandbox, resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
+import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxContext } from '../sandbox/sandbox-context';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
@@ -42,7 +43,8 @@ export function configureHttp(app: INestApplication): void {
     next();
   });
   // Then the request's sandbox: the /sandboxes/{id} prefix routing (contract §13), before any gate.
-  express.use(routeToSandbox(app.get(SandboxRegistry)));
+  const clock = app.get(SandboxClock);
+  express.use(routeToSandbox(app.get(SandboxRegistry), (sandboxId) => clock.forget(sandboxId)));
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {

@@ -78,8 +78,10 @@ export function sandboxPrefixOf(req: RequestWithSandbox): string | undefined {
  * The edge middleware of the routing: resolves the request's sandbox and answers 404 NOT_FOUND when
  * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists); a request under a
  * sandbox's prefix is its last use (`last_used_at`, written at most once a minute per instance).
+ * A sandbox found gone (deleted, on this instance or another) is forgotten by `forget` (the clock's
+ * copies and the caches keyed by it).
  */
-export function routeToSandbox(registry: SandboxRegistry) {
+export function routeToSandbox(registry: SandboxRegistry, forget: (sandboxId: string) => void) {
   return (req: Request & RequestWithSandbox, _res: Response, next: NextFunction): void => {
     let sandboxId: string;
     try {
@@ -92,6 +94,7 @@ export function routeToSandbox(registry: SandboxRegistry) {
     if (sandboxId === DEFAULT_SANDBOX_ID) return next();
     registry.exists(sandboxId).then(async (found) => {
       if (!found) {
+        forget(sandboxId);
         req.sandboxId = DEFAULT_SANDBOX_ID;
         return next(new UnknownSandbox(sandboxId));
       }

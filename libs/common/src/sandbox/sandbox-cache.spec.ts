@@ -31,4 +31,24 @@ describe(SandboxCache.name, () => {
   it('refuses to be used outside a sandbox context', () => {
     expect(() => cache.lookup('hash')).toThrow(/No sandbox context/);
   });
+  it('drops every entry of a sandbox it is told of (deleted or reset: contract §13 Lifecycle), and only those', () => {
+    const listeners: Array<(sandboxId: string) => void> = [];
+    const told = new SandboxCache<string>({ generation: '1', onForget: (listener) => listeners.push(listener) });
+    for (const sandbox of ['a', 'b']) SandboxContext.run(sandbox, () => ['k1', 'k2'].forEach((key) => told.remember(key, `${key} of ${sandbox}`)));
+    listeners.forEach((listener) => listener('a'));
+    expect([...told.entries()].map(([key, entries]) => [key, [...entries.keys()]])).toEqual([
+      ['k1', ['b/1']],
+      ['k2', ['b/1']],
+    ]);
+    listeners.forEach((listener) => listener('b'));
+    expect(told.size).toBe(0);
+  });
+
+  it('holds at most `capacity` entries in all, however many sandboxes share one key', () => {
+    const shared = new SandboxCache<string>({ generation: '1' }, 3);
+    for (const sandbox of ['a', 'b', 'c']) SandboxContext.run(sandbox, () => shared.remember('same key', sandbox));
+    SandboxContext.run('d', () => shared.remember('other', 'd'));
+    expect([...shared.keys()]).toEqual(['other']);
+    expect(SandboxContext.run('d', () => shared.lookup('other'))).toBe('d');
+  });
 });

@@ -4,6 +4,8 @@ import { SandboxContext } from './sandbox-context';
 export interface SandboxGenerations {
   /** The context's sandbox's generation as this instance last read it. */
   readonly generation: string;
+  /** Calls `listener` with each sandbox deleted or reset, as soon as this instance knows. */
+  onForget?(listener: (sandboxId: string) => void): void;
 }
 
 /**
@@ -11,14 +13,21 @@ export interface SandboxGenerations {
  * in two sandboxes, and a reset or delete (a new generation) leaves the old entries unreachable.
  * It is a Map of the callers' own keys (a hash, never a clear secret: issue 13 checks the keys of
  * every provider's Maps) to that key's entries per sandbox and generation; read and write it with
- * `lookup` and `remember`. Bounded: past `capacity` keys the oldest goes.
+ * `lookup` and `remember`. Bounded: past `capacity` entries in all the oldest key goes with its
+ * entries. A sandbox deleted or reset loses its entries at once (`onForget`), found through a
+ * per-sandbox index of its keys, so forgetting costs its own entries, not the whole cache.
  */
 export class SandboxCache<V> extends Map<string, Map<string, V>> {
+  /** Which keys hold an entry of each sandbox. */
+  private readonly keysOf = new Map<string, Set<string>>();
+  private count = 0;
+
   constructor(
     private readonly generations: SandboxGenerations,
     private readonly capacity = 10_000,
   ) {
     super();
+    generations.onForget?.((sandboxId) => this.forgetSandbox(sandboxId));
   }
 
   lookup(key: string): V | undefined {
@@ -27,17 +36,62 @@ export class SandboxCache<V> extends Map<string, Map<string, V>> {
   }
 
   remember(key: string, value: V): void {
+    const scope = this.scope();
+    const sandboxId = SandboxContext.sandboxId;
+    // An entry of an older generation of this sandbox can never be read again.
+    const sandbox = `${sandboxId}/`;
+    const existing = this.get(key);
+    for (const old of existing?.keys() ?? []) {
+      if (old.startsWith(sandbox)) {
+        existing?.delete(old);
+        this.count--;
+      }
+    }
+    while (this.count >= this.capacity && this.size > 0) this.drop(this.keys().next().value as string);
     let entries = this.get(key);
     if (!entries) {
-      if (this.size >= this.capacity) this.delete(this.keys().next().value as string);
       entries = new Map();
       this.set(key, entries);
     }
-    const scope = this.scope();
-    // An entry of an older generation of this sandbox can never be read again.
-    const sandbox = scope.slice(0, scope.lastIndexOf('/') + 1);
-    for (const old of entries.keys()) if (old.startsWith(sandbox)) entries.delete(old);
     entries.set(scope, value);
+    this.count++;
+    let keys = this.keysOf.get(sandboxId);
+    if (!keys) {
+      keys = new Set();
+      this.keysOf.set(sandboxId, keys);
+    }
+    keys.add(key);
+  }
+
+  /** Every entry of the sandbox, whatever its generation. */
+  forgetSandbox(sandboxId: string): void {
+    const sandbox = `${sandboxId}/`;
+    for (const key of this.keysOf.get(sandboxId) ?? []) {
+      const entries = this.get(key);
+      if (!entries) continue;
+      for (const scope of entries.keys()) {
+        if (scope.startsWith(sandbox)) {
+          entries.delete(scope);
+          this.count--;
+        }
+      }
+      if (entries.size === 0) this.delete(key);
+    }
+    this.keysOf.delete(sandboxId);
+  }
+
+  /** A key with all its entries. */
+  private drop(key: string): void {
+    const entries = this.get(key);
+    if (!entries) return;
+    for (const scope of entries.keys()) {
+      const sandboxId = scope.slice(0, scope.lastIndexOf('/'));
+      const keys = this.keysOf.get(sandboxId);
+      keys?.delete(key);
+      if (keys?.size === 0) this.keysOf.delete(sandboxId);
+    }
+    this.count -= entries.size;
+    this.delete(key);
   }
 
   private scope(): string {

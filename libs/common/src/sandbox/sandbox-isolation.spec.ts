@@ -13,7 +13,9 @@ const OUTSIDE_SANDBOX_DB: Record<string, string> = {
   'libs/common/src/database/database.module.ts': 'opens the connection and runs the migrations',
   'libs/common/src/health/database-health.ts': 'SELECT 1: the service, not a sandbox',
   'libs/common/src/sandbox/sandbox-registry.ts': 'the sandbox table itself: which sandboxes exist, not their data',
+  'libs/common/src/sandbox/sandbox-creation-log.ts': 'self-service creations per caller IP: the service\'s, not a sandbox\'s',
   'libs/common/src/jobs/job-lease.repository.ts': 'job_lease guards processes, not a sandbox',
+  'libs/common/src/sandbox/sandbox-changes.ts': 'the change log of what instances cache about sandboxes: the service\'s, across sandboxes',
 };
 
 function sources(dir: string): string[] {

@@ -133,7 +133,10 @@ export class SandboxRegistry implements SandboxChangeListener {
     const checkedAt = Date.now();
     const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
     this.seenAtMs.delete(sandboxId);
-    if (rows.length === 0) return false;
+    if (rows.length === 0) {
+      this.forget(sandboxId);
+      return false;
+    }
     remember(this.seenAtMs, sandboxId, checkedAt);
     return true;
   }

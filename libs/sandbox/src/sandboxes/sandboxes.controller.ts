@@ -1,6 +1,6 @@
 import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, parseSandboxId } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SelfServiceIp } from '@app/common';
 import type { Request } from 'express';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
@@ -25,15 +25,23 @@ export class SandboxesController {
 
   @Post()
   @HttpCode(201)
+  @AdminOrSelfService()
   @ApiOperation({
     summary: 'Create a sandbox',
     description:
-      'An isolated copy of the bank\'s world with its own clock, served under `base_url` (contract §13). `admin_key` and `demo_partner_key` are shown only in this answer. Operator key only.',
+      'An isolated copy of the bank\'s world with its own clock, served under `base_url` (contract §13). `admin_key` and `demo_partner_key` are shown only in this answer. ' +
+      'Operator key; with SANDBOX_SELF_SERVICE on also without any key, then at most SANDBOX_CREATE_PER_HOUR per caller IP over a sliding 60 real minutes.',
   })
   @ApiCreatedResponse({ type: SandboxCreatedDto })
-  @ApiProblems(...ADMIN_PROBLEMS, { status: 400, description: 'A field missing or malformed' }, { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist' }, 413)
-  create(@Body() dto: CreateSandboxDto, @Origin() origin: string): Promise<SandboxCreatedDto> {
-    return this.service.create(dto, origin);
+  @ApiProblems(
+    ...ADMIN_PROBLEMS,
+    { status: 400, description: 'A field missing or malformed' },
+    { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist' },
+    413,
+    { status: 429, code: 'RATE_LIMITED', description: 'Self-service: SANDBOX_CREATE_PER_HOUR creations from this IP within 60 minutes (Retry-After: seconds until the oldest leaves the window)' },
+  )
+  create(@Body() dto: CreateSandboxDto, @Origin() origin: string, @SelfServiceIp() selfServiceIp: string | null): Promise<SandboxCreatedDto> {
+    return this.service.create(dto, origin, selfServiceIp);
   }
 
   @Get()

@@ -9,6 +9,7 @@ import {
   SandboxClock,
   SandboxConfig,
   SandboxContext,
+  SandboxCreationLog,
   SandboxDb,
   SandboxRegistry,
   type SandboxRow,
@@ -45,9 +46,11 @@ export class SandboxesService {
     private readonly demo: DemoSeeder,
     private readonly partners: PartnerService,
     private readonly config: SandboxConfig,
+    private readonly creations: SandboxCreationLog,
   ) {}
 
-  async create(dto: CreateSandboxDto, origin: string): Promise<SandboxCreatedDto> {
+  /** `selfServiceIp`: the caller's IP when it came without a key (rate limited); null for the operator key. */
+  async create(dto: CreateSandboxDto, origin: string, selfServiceIp: string | null = null): Promise<SandboxCreatedDto> {
     const id = randomUUID();
     const adminKey = newSecret();
     const seedDemo = dto.seed_demo ?? true;
@@ -63,6 +66,7 @@ export class SandboxesService {
     const row = await SandboxContext.run(id, () =>
       this.db.transaction(async () => {
         await this.refuseOverLimit();
+        if (selfServiceIp !== null) await this.countSelfService(selfServiceIp);
         const created = await this.registry.insert({ id, name: dto.name, adminKeyHash: hashSecret(adminKey), ...settings });
         await this.populate(created);
         return created;
@@ -103,13 +107,18 @@ export class SandboxesService {
         return recreated;
       }),
     );
+    // The old generation's cached entries can never be read again: free them now.
+    this.clock.forget(sandboxId);
     await this.adopt(sandboxId);
     return toSandboxDto(row, origin);
   }
 
   async delete(sandboxId: string): Promise<void> {
     if (sandboxId === DEFAULT_SANDBOX_ID) throw new InvalidState('The default sandbox cannot be deleted (reset it instead).');
-    if (!(await this.registry.delete(sandboxId))) throw new UnknownSandbox(sandboxId);
+    const deleted = await this.registry.delete(sandboxId);
+    // Its clock copy and cached entries go at once here; other instances drop them when they find it gone.
+    this.clock.forget(sandboxId);
+    if (!deleted) throw new UnknownSandbox(sandboxId);
   }
 
   /** This instance reads the committed sandbox row at once (generation, downtime setting); others within a second. */
@@ -122,6 +131,24 @@ export class SandboxesService {
     if ((await this.registry.countCreated(true)) >= this.config.sandboxMax) {
       throw new DomainError('SANDBOX_LIMIT_REACHED', `This service holds its maximum of ${this.config.sandboxMax} sandboxes (SANDBOX_MAX): delete one first.`);
     }
+  }
+
+  /**
+   * SANDBOX_CREATE_PER_HOUR per caller IP over a sliding 60 real minutes (contract §13 Self-service),
+   * under the creation lock refuseOverLimit took, so concurrent creations on every instance count
+   * one after another; a refusal rolls the transaction back, nothing written.
+   */
+  private async countSelfService(callerIp: string): Promise<void> {
+    const window = await this.creations.window(callerIp);
+    if (window.count >= this.config.sandboxCreatePerHour) {
+      const retryAfter = Math.max(1, window.secondsUntilRoom);
+      throw new DomainError(
+        'RATE_LIMITED',
+        `This address created ${window.count} sandboxes within the last 60 minutes, the most SANDBOX_CREATE_PER_HOUR allows: retry in ${retryAfter} s.`,
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+    await this.creations.record(callerIp);
   }
 
   private async found(sandboxId: string): Promise<SandboxRow> {

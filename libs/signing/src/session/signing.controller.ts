@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, CallerIp } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
-import { CallerIp } from './caller-ip.decorator';
 import { CollectSigningResponseDto, ParticipantRequestDto, StartPhoneSigningDto, StartSigningResponseDto } from './signing.dto';
 import { SigningService } from './signing.service';
 
