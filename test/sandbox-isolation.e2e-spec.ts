@@ -3,24 +3,19 @@ import type { Response } from 'express';
 import { tap } from 'rxjs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { type PersonalNumber, Public, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
+import { hashSecret, type PersonalNumber, Public, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
 import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService } from '@app/savings';
 import { newPartner, sampleFixture } from './support/fixtures';
 import { newPersonalNumber } from './support/personal-numbers';
 import { bearer, newPsu, newUser } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { createSandbox, sandboxTables } from './support/sandboxes';
+import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+import { MIGRATIONS } from '../migrations';
 
 /** The tables that hold no sandbox's data: the service's own. */
 const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox'];
 
-/** Every table that carries sandbox_id, from the schema itself. */
-async function sandboxTables(dataSource: DataSource): Promise<string[]> {
-  const rows: Array<{ table_name: string }> = await dataSource.query(
-    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
-  );
-  return rows.map((row) => row.table_name);
-}
 
 /** What each stage of a request saw as its sandbox (contract §13: the sandbox reaches every stage). */
 const seen: Record<string, string> = {};
@@ -114,6 +109,21 @@ describe('contract §13 Isolation: every statement on sandbox data names its san
     const scoped = await sandboxTables(t.get(DataSource));
     expect(tables.map((row) => row.table_name).filter((table) => !scoped.includes(table))).toEqual([...SERVICE_TABLES].sort());
     expect(scoped).toEqual(expect.arrayContaining(['sandbox_clock', 'sandbox_user', 'partner', 'tpp', 'account', 'transfer', 'eid_order', 'psd2_access_token']));
+  });
+
+  it('every foreign key between tables of sandbox data includes sandbox_id: no row can reference another sandbox\'s', async () => {
+    // pg_constraint names every column of a key, in order; a key without sandbox_id on both sides
+    // would let a row of one sandbox point at a row of another (the ids are UUIDs, unique across sandboxes).
+    const keys: Array<{ name: string; child: string; parent: string; columns: string[]; referenced: string[] }> = await t.get(DataSource).query(`
+      SELECT c.conname AS name, c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
+             array(SELECT attname FROM unnest(c.conkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.i)::text[] AS columns,
+             array(SELECT attname FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.i)::text[] AS referenced
+      FROM pg_constraint c
+      WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace AND c.confrelid <> 'sandbox'::regclass
+      ORDER BY 1`);
+    expect(keys.length).toBeGreaterThan(20);
+    const unscoped = keys.filter((key) => key.columns[0] !== 'sandbox_id' || key.referenced[0] !== 'sandbox_id').map((key) => `${key.child}.${key.name} → ${key.parent}(${key.referenced.join(', ')})`);
+    expect(unscoped).toEqual([]);
   });
 
   it('in a broad flow (admin, seed, PSD2 auth and tokens, AIS, PIS with signing and execution, partner signing, mortgage, enterprise, eid simulator, jobs)', async () => {
@@ -241,19 +251,52 @@ describe('contract §13 migration: a database of the previous release upgrades i
   });
   afterAll(() => t.close());
 
-  it('keeps users, accounts and partners through down and up of the sandbox migration, and serves them at the root', async () => {
+  it('the schema before the sandbox migrations, seeded the old way (service and SQL), upgrades and is served as the default sandbox at the root and under /sandboxes/default', async () => {
+    // Written by the service before the schema goes back: its statements are for the current schema.
+    const frozenAt = '2026-11-24T11:22:33.000Z';
+    await t.clock.freeze(frozenAt);
     const psu = await newPsu(t);
+    const token = await psu.token();
     const { api_key } = await newPartner(t);
     const dataSource = t.get(DataSource);
-    await dataSource.undoLastMigration({ transaction: 'each' });
-    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM account WHERE account_number = $1', [psu.accounts[0]]);
-    expect(n).toBe(1);
+
+    // Every migration from the first sandbox one on goes back: the schema is the previous release's.
+    const firstSandboxMigration = MIGRATIONS.findIndex((m) => m.name === 'SandboxesScopeEveryTable1763800015000');
+    expect(firstSandboxMigration).toBeGreaterThan(0);
+    for (let i = MIGRATIONS.length; i > firstSandboxMigration; i--) await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await sandboxTables(dataSource)).toEqual([]);
+    const [{ clocks }] = await dataSource.query(`SELECT count(*)::int AS clocks FROM sandbox_clock WHERE id = 1`);
+    expect(clocks).toBe(1);
+
+    // Seeded the old way: rows as the previous release wrote them, without any sandbox.
+    const pn = newPersonalNumber();
+    const accountNumber = `9250${String(Date.now()).slice(-7)}`;
+    const oldKey = `old-release-partner-key-${Date.now()}`;
+    await dataSource.query(`INSERT INTO sandbox_user (personal_number, name, kyc_completed, eid_behaviour) VALUES ($1, 'Old Release', true, 'AUTO_COMPLETE')`, [pn]);
+    await dataSource.query(`INSERT INTO account (account_number, owner_personal_number, name, currency, balance) VALUES ($1, $2, 'Gammalt konto', 'SEK', 123.45)`, [accountNumber, pn]);
+    await dataSource.query(`INSERT INTO partner (name, api_key_hash) VALUES ('Old Partner AB', $1)`, [hashSecret(oldKey)]);
 
     await dataSource.runMigrations({ transaction: 'each' });
-    const [row] = await dataSource.query('SELECT sandbox_id FROM account WHERE account_number = $1', [psu.accounts[0]]);
-    expect(row.sandbox_id).toBe('default');
-    const res = await t.http.get('/v2/accounts').set(bearer(psu.tpp, await psu.token())).expect(200);
-    expect(res.body.accounts.map((a: { account_number: string }) => a.account_number)).toEqual(psu.accounts);
-    await t.http.post('/api/auth/1.0/token').set({ Authorization: `Bearer ${api_key}` }).type('form').send({ grant_type: 'client_credentials' }).expect(200);
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM migrations');
+    expect(n).toBe(MIGRATIONS.length);
+    for (const table of await sandboxTables(dataSource)) {
+      const [{ others }] = await dataSource.query(`SELECT count(*)::int AS others FROM ${table} WHERE sandbox_id <> 'default'`);
+      expect({ table, others }).toEqual({ table, others: 0 });
+    }
+
+    // Read back through the service, as the default sandbox, at the root and under its prefix.
+    for (const prefix of ['', '/sandboxes/default']) {
+      const user = await t.http.get(`${prefix}/admin/users/${pn}`).set({ Authorization: `Bearer ${ADMIN_KEY}` }).expect(200);
+      expect(user.body).toMatchObject({ name: 'Old Release', accounts: [expect.objectContaining({ account_number: accountNumber, balance: 123.45 })] });
+      const accounts = await t.http.get(`${prefix}/v2/accounts`).set(bearer(psu.tpp, token)).expect(200);
+      expect(accounts.body.accounts.map((a: { account_number: string }) => a.account_number)).toEqual(psu.accounts);
+      for (const key of [api_key, oldKey]) {
+        await t.http.post(`${prefix}/api/auth/1.0/token`).set({ Authorization: `Bearer ${key}` }).type('form').send({ grant_type: 'client_credentials' }).expect(200);
+      }
+      expect((await t.http.get(`${prefix}/admin/clock`).set({ Authorization: `Bearer ${ADMIN_KEY}` }).expect(200)).body).toEqual({ now: frozenAt, frozen: true });
+    }
+    // A sandbox created after the upgrade has none of it.
+    const created = await createSandbox(t, { seed_demo: false });
+    await t.http.get(`/sandboxes/${created.sandbox_id}/admin/users/${pn}`).set({ Authorization: `Bearer ${created.admin_key}` }).expect(404);
   });
 });
