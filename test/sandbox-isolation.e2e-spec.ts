@@ -1,16 +1,22 @@
 import { ArgumentsHost, Body, CallHandler, CanActivate, Catch, Controller, ExceptionFilter, ExecutionContext, Module, NestInterceptor, Post, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { Response } from 'express';
 import { tap } from 'rxjs';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { hashSecret, type PersonalNumber, Public, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
+import { DatabaseModule, hashSecret, type PersonalNumber, SandboxConfigModule, Public, SandboxClock, SandboxContext, SandboxDb, UnscopedStatement } from '@app/common';
 import { PartnerService, TppRegistry, UserService } from '@app/directory';
 import { AccountService } from '@app/savings';
 import { newPartner, sampleFixture } from './support/fixtures';
 import { newPersonalNumber } from './support/personal-numbers';
-import { bearer, newPsu, newUser } from './support/psd2';
-import { createSandbox, sandboxTables } from './support/sandboxes';
-import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+import { bearer, certificate, newPsu, newUser, Psd2Client } from './support/psd2';
+import { createSandbox, rowCounts, sandboxTables } from './support/sandboxes';
+import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
+import { freshDatabase, type TestDatabase } from './support/test-db';
 import { MIGRATIONS } from '../migrations';
 
 /** The tables that hold no sandbox's data: the service's own. */
@@ -298,5 +304,76 @@ describe('contract §13 migration: a database of the previous release upgrades i
     // A sandbox created after the upgrade has none of it.
     const created = await createSandbox(t, { seed_demo: false });
     await t.http.get(`/sandboxes/${created.sandbox_id}/admin/users/${pn}`).set({ Authorization: `Bearer ${created.admin_key}` }).expect(404);
+  });
+});
+
+describe('contract §13 migration: a database made by the previous release (only its migrations) upgrades in place, its data the default sandbox\'s', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A database as the previous release left it: its migrations only, then rows as it wrote them. */
+  async function previousReleaseDatabase(seed: (dataSource: DataSource) => Promise<void>): Promise<TestDatabase> {
+    const fresh = await freshDatabase();
+    const db: TestDatabase = fresh.onServer ? fresh : { ...fresh, env: { ...fresh.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'sandbox-upgrade-')) } };
+    if (!fresh.onServer) dirs.push(db.env.DATA_DIR);
+    const previous = MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.name === 'SandboxesScopeEveryTable1763800015000'));
+    expect(previous.length).toBeGreaterThan(5);
+    const moduleRef = await Test.createTestingModule({
+      imports: [SandboxConfigModule.forRoot({ ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'silent', ...db.env }), DatabaseModule.forRoot({ migrations: previous })],
+    }).compile();
+    const old = moduleRef.createNestApplication({ logger: false });
+    await old.init();
+    try {
+      const dataSource = old.get(DataSource);
+      expect(await sandboxTables(dataSource)).toEqual([]);
+      await seed(dataSource);
+    } finally {
+      await old.close();
+    }
+    return db;
+  }
+
+  it('its users, accounts, partner key, TPP setting and a PSD2 token are served as the default sandbox\'s at the root and under /sandboxes/default; a new sandbox has none of them', async () => {
+    const pn = newPersonalNumber();
+    const accountNumber = `9250${String(Date.now()).slice(-7)}`;
+    const partnerKey = `previous-release-partner-key-${Date.now()}`;
+    const organizationId = `PSDSE-PREV-${String(Date.now()).slice(-8)}`;
+    const accessToken = randomBytes(32).toString('base64url');
+    const issuedAt = new Date(new Date(BASE_TIME).getTime() - 60_000);
+    const db = await previousReleaseDatabase(async (old) => {
+      await old.query(`INSERT INTO sandbox_user (personal_number, name, kyc_completed) VALUES ($1, 'Previous Release', true)`, [pn]);
+      await old.query(`INSERT INTO account (account_number, owner_personal_number, name, currency, balance) VALUES ($1, $2, 'Gammalt konto', 'SEK', 123.45)`, [accountNumber, pn]);
+      await old.query(`INSERT INTO partner (name, api_key_hash) VALUES ('Previous Partner AB', $1)`, [hashSecret(partnerKey)]);
+      const [tpp] = await old.query(`INSERT INTO tpp (identifier, non_authenticated_token_lifetime_s) VALUES ($1, 600) RETURNING id`, [organizationId]);
+      await old.query(
+        `INSERT INTO psd2_access_token (token_hash, kind, tpp_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, 'authenticate', $2, $3, '{AIS,PIS}', $4, $5)`,
+        [hashSecret(accessToken), tpp.id, pn, issuedAt, new Date(issuedAt.getTime() + 1_800_000)],
+      );
+    });
+
+    const t = await createTestApp({ db });
+    try {
+      const dataSource = t.get(DataSource);
+      const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM migrations');
+      expect(n).toBe(MIGRATIONS.length);
+      expect((await rowCounts(dataSource, 'default')).account).toBe(1);
+      const tpp = new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], organizationId));
+      for (const prefix of ['', '/sandboxes/default']) {
+        const user = await t.http.get(`${prefix}/admin/users/${pn}`).set({ Authorization: `Bearer ${ADMIN_KEY}` }).expect(200);
+        expect(user.body).toMatchObject({ name: 'Previous Release', accounts: [expect.objectContaining({ account_number: accountNumber, balance: 123.45 })] });
+        const accounts = await t.http.get(`${prefix}/v2/accounts`).set(bearer(tpp, accessToken)).expect(200);
+        expect(accounts.body.accounts.map((a: { account_number: string }) => a.account_number)).toEqual([accountNumber]);
+        await t.http.post(`${prefix}/api/auth/1.0/token`).set({ Authorization: `Bearer ${partnerKey}` }).type('form').send({ grant_type: 'client_credentials' }).expect(200);
+      }
+      expect((await tpp.nonAuthenticated(pn).expect(200)).body.expires_in).toBe(600);
+      const created = await createSandbox(t, { seed_demo: false });
+      await t.http.get(`/sandboxes/${created.sandbox_id}/admin/users/${pn}`).set({ Authorization: `Bearer ${created.admin_key}` }).expect(404);
+      expect((await t.http.get(`/sandboxes/${created.sandbox_id}/v2/accounts`).set(bearer(tpp, accessToken))).status).toBe(401);
+    } finally {
+      await t.close();
+      await db.drop();
+    }
   });
 });
