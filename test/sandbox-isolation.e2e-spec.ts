@@ -132,6 +132,30 @@ describe('contract §13 Isolation: every statement on sandbox data names its san
     expect(unscoped).toEqual([]);
   });
 
+  it('a write into a sandbox deleted meanwhile fails on its sandbox_id foreign key before any other (the sandbox\'s 404, never a 500: contract §13 Lifecycle)', async () => {
+    // PostgreSQL checks a row's foreign keys in the order of their trigger names, which follow creation.
+    const triggers: Array<{ child: string; constraint: string }> = await t.get(DataSource).query(`
+      SELECT tg.tgrelid::regclass::text AS child, c.conname AS constraint
+      FROM pg_trigger tg JOIN pg_constraint c ON c.oid = tg.tgconstraint
+      WHERE c.contype = 'f' AND tg.tgrelid = c.conrelid AND tg.tgname LIKE 'RI_ConstraintTrigger_c_%' AND c.conrelid IN (SELECT conrelid FROM pg_constraint WHERE contype = 'f' AND confrelid <> 'sandbox'::regclass)
+      ORDER BY tg.tgrelid::regclass::text, tg.tgname`);
+    const firstChecked = new Map<string, string>();
+    for (const { child, constraint } of triggers) if (!firstChecked.has(child)) firstChecked.set(child, constraint);
+    expect(firstChecked.size).toBeGreaterThan(10);
+    for (const [child, constraint] of firstChecked) expect({ child, constraint }).toEqual({ child, constraint: `${child}_sandbox_id_fkey` });
+
+    // As a request in flight would: the sandbox and its TPP are gone when its consent is written.
+    const sandbox = await createSandbox(t, { seed_demo: false });
+    await t.http.put(`/sandboxes/${sandbox.sandbox_id}/admin/tpps/PSDSE-GONE-1`).set({ Authorization: `Bearer ${sandbox.admin_key}` }).send({ non_authenticated_token_lifetime_s: 60 }).expect(200);
+    const [{ id: tppId }] = await t.get(DataSource).query(`SELECT id FROM tpp WHERE sandbox_id = $1`, [sandbox.sandbox_id]);
+    await t.get(DataSource).query(`DELETE FROM sandbox WHERE id = $1`, [sandbox.sandbox_id]);
+    const write = t.get(DataSource).query(
+      `INSERT INTO psd2_consent (sandbox_id, tpp_id, personal_number, scopes, granted_at, expires_at) VALUES ($1, $2, '191212121212', '{AIS}', now(), now())`,
+      [sandbox.sandbox_id, tppId],
+    );
+    await expect(write).rejects.toMatchObject({ driverError: { code: '23503', constraint: 'psd2_consent_sandbox_id_fkey' } });
+  });
+
   it('in a broad flow (admin, seed, PSD2 auth and tokens, AIS, PIS with signing and execution, partner signing, mortgage, enterprise, eid simulator, jobs)', async () => {
     const { fixture } = sampleFixture();
     await t.admin.post('/admin/seed', fixture).expect(200);
