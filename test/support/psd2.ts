@@ -14,6 +14,8 @@ export async function certificate(roles: Psd2Role[] = ['PSP_AI', 'PSP_PI'], orga
 export const newOrganizationId = () => `PSDSE-TEST-${String(randomInt(1e8)).padStart(8, '0')}`;
 
 export interface UserOptions {
+  /** A chosen personal number (default: a fresh one). */
+  personalNumber?: string;
   name?: string;
   kyc?: boolean;
   eid?: string;
@@ -32,7 +34,7 @@ export async function psd2App(options: TestAppOptions = {}): Promise<{ t: TestAp
 
 /** A sandbox user made through the admin API. */
 export async function newUser(t: TestApp, options: UserOptions = {}): Promise<string> {
-  const pn = newPersonalNumber();
+  const pn = options.personalNumber ?? newPersonalNumber();
   const body: Record<string, unknown> = { name: options.name ?? 'Test Testsson', kyc_completed: options.kyc ?? true };
   if (options.eid) body.eid_behaviour = options.eid;
   if (options.credit) body.credit_decision = options.credit;
@@ -130,12 +132,16 @@ export interface Psu {
   token(flow?: 'authenticate' | 'authorize' | 'non_authenticated', scopes?: string): Promise<string>;
 }
 
-export async function newPsu(t: TestApp, options: UserOptions & { balance?: number; currency?: string; tpp?: Psd2Client } = {}): Promise<Psu> {
+export async function newPsu(
+  t: TestApp,
+  options: UserOptions & { balance?: number; currency?: string; tpp?: Psd2Client; /** Chosen account numbers (default: the service's). */ accountNumbers?: string[] } = {},
+): Promise<Psu> {
   const user = await newUser(t, { ...options, accounts: 0 });
   const accounts: string[] = [];
-  for (let i = 0; i < (options.accounts ?? 1); i++) {
+  for (let i = 0; i < (options.accountNumbers?.length ?? options.accounts ?? 1); i++) {
+    const chosen = options.accountNumbers?.[i];
     const res = await t.admin
-      .post(`/admin/users/${user}/accounts`, { name: `Konto ${i}`, currency: options.currency ?? 'SEK', balance: options.balance ?? 10000 })
+      .post(`/admin/users/${user}/accounts`, { name: `Konto ${i}`, currency: options.currency ?? 'SEK', balance: options.balance ?? 10000, ...(chosen ? { account_number: chosen } : {}) })
       .expect(201);
     accounts.push(res.body.account_number);
   }

@@ -141,6 +141,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * would (contract §13).
  */
 function asDefaultSandbox<T>(instance: T): T {
+  return inSandboxContext(instance, DEFAULT_SANDBOX_ID);
+}
+
+/** A provider whose methods run in the given sandbox's context unless the test entered one. */
+export function inSandboxContext<T>(instance: T, sandboxId: string): T {
   if (typeof instance !== 'object' || instance === null) return instance;
   return new Proxy(instance, {
     get(target, property) {
@@ -148,7 +153,7 @@ function asDefaultSandbox<T>(instance: T): T {
       if (typeof value !== 'function') return value;
       const method = value as (...a: unknown[]) => unknown;
       // A test that entered a sandbox itself (SandboxContext.run) keeps it.
-      return (...args: unknown[]) => (SandboxContext.active ? method.apply(target, args) : SandboxContext.run(DEFAULT_SANDBOX_ID, () => method.apply(target, args)));
+      return (...args: unknown[]) => (SandboxContext.active ? method.apply(target, args) : SandboxContext.run(sandboxId, () => method.apply(target, args)));
     },
   });
 }
@@ -168,7 +173,7 @@ export async function closeApps(...apps: TestApp[]): Promise<void> {
   for (const app of apps.reverse()) await app.close();
 }
 
-function testClock(admin: AdminClient, frozenAt: string): TestClock {
+export function testClock(admin: AdminClient, frozenAt: string): TestClock {
   const body = async (answer: ReturnType<AdminClient['get']>): Promise<ClockState> => (await answer.expect(200)).body;
   const clock: TestClock = {
     read: () => body(admin.get('/admin/clock')),
@@ -180,8 +185,9 @@ function testClock(admin: AdminClient, frozenAt: string): TestClock {
   return clock;
 }
 
-function adminClient(http: ReturnType<typeof request>) {
-  const auth = { Authorization: `Bearer ${ADMIN_KEY}` };
+/** Admin requests with a key: the operator's (ADMIN_API_KEY) unless another is given (a sandbox's own, contract §13). */
+export function adminClient(http: ReturnType<typeof request>, key = ADMIN_KEY) {
+  const auth = { Authorization: `Bearer ${key}` };
   return {
     get: (path: string) => http.get(path).set(auth),
     put: (path: string, body?: object) => http.put(path).set(auth).send(body),
