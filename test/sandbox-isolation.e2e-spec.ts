@@ -17,7 +17,9 @@ const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox'];
 /** Every table that carries sandbox_id, from the schema itself. */
 async function sandboxTables(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ table_name: string }> = await dataSource.query(
-    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
+    // Tables only: a view (sandbox_now) shows rows it does not hold.
+    `SELECT c.table_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
+      WHERE c.table_schema = current_schema() AND c.column_name = 'sandbox_id' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name`,
   );
   return rows.map((row) => row.table_name);
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SandboxGenerations } from '../sandbox/sandbox-cache';
 import { SandboxContext } from '../sandbox/sandbox-context';
 import { Clock } from './clock';
-import { ClockRepository } from './clock.repository';
+import { ClockRepository, DatabaseTime, SandboxRead } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 
 /** Other instances see a change within this long (contract §6: within one second). */
@@ -31,13 +31,19 @@ class CachedSandbox {
 @Injectable()
 export class SandboxClock extends Clock implements SandboxGenerations {
   private readonly sandboxes = new Map<string, CachedSandbox>();
+  /**
+   * The database's clock minus this process's, as last measured: the clock anchors are the
+   * database's clock_timestamp() (so the set-based job queries agree with requests), and real now
+   * here is read on the same clock.
+   */
+  private databaseOffsetMs = 0;
 
   constructor(private readonly repository: ClockRepository) {
     super();
   }
 
   now(): Date {
-    return sandboxNow(this.cached().state, Date.now());
+    return sandboxNow(this.cached().state, Date.now() + this.databaseOffsetMs);
   }
 
   get frozen(): boolean {
@@ -70,12 +76,28 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     });
   }
 
+  /**
+   * Takes the context's sandbox's clock row as read elsewhere at `readAtMs` (process time): a job
+   * pass reads it with the due work, so the sync() that follows costs nothing while the copy is
+   * fresh. A copy older than the one in hand is ignored.
+   */
+  adoptRead(read: SandboxRead, readAtMs: number): void {
+    const cached = this.cached();
+    if (readAtMs <= cached.readAtMs) return;
+    // The database clock's offset stays as measured by this instance's own reads (round trips it times).
+    const state: ClockState = { sandboxAnchor: read.sandboxAnchor, realAnchor: read.realAnchor, frozen: read.frozen };
+    const { generation, downtimeCalendar } = read;
+    // Orders it after any read or change in flight, as a change of ours would be.
+    cached.adopted = ++cached.issued;
+    Object.assign(cached, { state, generation, downtimeCalendar, readAtMs });
+  }
+
   set(now: Date, frozen: boolean): Promise<void> {
-    return this.adopt((realNow) => this.repository.set(now, realNow, frozen));
+    return this.adopt(() => this.repository.set(now, frozen));
   }
 
   advance(seconds: number): Promise<void> {
-    return this.adopt((realNow) => this.repository.advance(seconds, realNow));
+    return this.adopt(() => this.repository.advance(seconds));
   }
 
   reset(): Promise<void> {
@@ -93,11 +115,13 @@ export class SandboxClock extends Clock implements SandboxGenerations {
     return cached;
   }
 
-  private async adopt(operation: (realNow: Date) => Promise<ClockState>): Promise<void> {
+  private async adopt(operation: () => Promise<DatabaseTime>): Promise<void> {
     const cached = this.cached();
     const ticket = ++cached.issued;
     const realNowMs = Date.now();
-    const state = await operation(new Date(realNowMs));
+    const { dbNow, ...state } = await operation();
+    // The database read its clock between our two readings: the midpoint is the best guess of when.
+    if (dbNow) this.databaseOffsetMs = dbNow.getTime() - (realNowMs + Date.now()) / 2;
     // A slow read that began before a later change of ours must not undo it.
     if (ticket < cached.adopted) return;
     cached.adopted = ticket;

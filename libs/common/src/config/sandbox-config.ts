@@ -68,6 +68,13 @@ export class SandboxEnvironment {
   @Max(1_000_000, { message: 'SANDBOX_MAX must be an integer from 0 to 1000000 (created sandboxes; the default one does not count)' })
   SANDBOX_MAX: number = 10_000;
 
+  // Real days since a sandbox's last request; the default sandbox is never deleted (contract §13 Lifecycle).
+  @Transform(toInteger)
+  @IsInt({ message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  @Min(1, { message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  @Max(36_500, { message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  SANDBOX_IDLE_DAYS: number = 30;
+
   @Transform(toInteger)
   @IsInt({ message: 'JOBS_INTERVAL_MS must be an integer (milliseconds; 0 turns the schedule off)' })
   @Min(0, { message: 'JOBS_INTERVAL_MS must not be negative' })
@@ -144,6 +151,8 @@ export class SandboxConfig {
   readonly demoPartnerKey: string | undefined;
   /** How many sandboxes POST /sandboxes may create (contract §13); the default one does not count. */
   readonly sandboxMax: number;
+  /** A created sandbox unused this many real days is deleted by the scheduled jobs. */
+  readonly sandboxIdleDays: number;
   /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
   readonly jobsIntervalMs: number;
   /** How long a job claim holds unless renewed, and how often its holder renews it while the job runs. */
@@ -163,6 +172,7 @@ export class SandboxConfig {
     this.seedDemo = env.SEED_DEMO;
     this.demoPartnerKey = env.DEMO_PARTNER_KEY;
     this.sandboxMax = env.SANDBOX_MAX;
+    this.sandboxIdleDays = env.SANDBOX_IDLE_DAYS;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
     this.jobLeaseMs = env.JOB_LEASE_MS;
     this.jobLeaseRenewMs = env.JOB_LEASE_RENEW_MS;
