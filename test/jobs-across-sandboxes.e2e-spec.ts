@@ -1,0 +1,178 @@
+import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { JobRegistry, JobRunner } from '@app/common';
+import { certificate, PSU_IP } from './support/psd2';
+import { newPersonalNumber } from './support/personal-numbers';
+import { describeOnServer } from './support/server-only';
+import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
+
+const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
+
+interface Created {
+  sandbox_id: string;
+  admin_key: string;
+}
+
+/** A created sandbox (no demo set) whose clock is frozen at `now`. */
+async function newSandbox(t: TestApp, now = BASE_TIME): Promise<Created> {
+  const res = await t.http.post('/sandboxes').set(operator).send({ name: 'jobs', seed_demo: false, clock: { now, frozen: true } }).expect(201);
+  return res.body as Created;
+}
+
+/**
+ * An open eid order in the sandbox: a PSD2 authentication started for a MANUAL user, which nobody
+ * opens, so the expiry job closes it 30 s (sandbox time) after its start (contract §4).
+ */
+async function openOrder(t: TestApp, sandbox: Created): Promise<void> {
+  const user = newPersonalNumber();
+  await t.http
+    .put(`/sandboxes/${sandbox.sandbox_id}/admin/users/${user}`)
+    .set('Authorization', `Bearer ${sandbox.admin_key}`)
+    .send({ name: 'Manual Testsson', kyc_completed: true, eid_behaviour: 'MANUAL' })
+    .expect(201);
+  await t.http
+    .post(`/sandboxes/${sandbox.sandbox_id}/psd2/auth/3.0/authenticate`)
+    .set({ 'X-PSD2-CLIENT-TEST-CERT': await certificate(), 'PSU-IP-Address': PSU_IP, 'X-Sandbox-User': user })
+    .send({ end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS,PIS' })
+    .expect(200);
+}
+
+function advance(t: TestApp, sandbox: Created, seconds: number) {
+  return t.http.post(`/sandboxes/${sandbox.sandbox_id}/admin/clock/advance`).set('Authorization', `Bearer ${sandbox.admin_key}`).send({ seconds }).expect(200);
+}
+
+/** The sandbox's eid orders as the database holds them (reading them through the API would apply the time rules itself). */
+async function orders(t: TestApp, sandbox: Created): Promise<Array<{ status: string; hint_code: string }>> {
+  return t.get(DataSource).query(`SELECT status, hint_code FROM eid_order WHERE sandbox_id = $1`, [sandbox.sandbox_id]);
+}
+
+/** How many SQL statements `work` sends, as TypeORM's logger sees every one of them. */
+async function statementsOf(t: TestApp, work: () => Promise<unknown>): Promise<number> {
+  const spy = jest.spyOn(t.get(DataSource).logger, 'logQuery');
+  try {
+    await work();
+    return spy.mock.calls.length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('scheduled jobs across sandboxes (contract §13 Time and jobs)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('contract §13 Time and jobs: one scheduled pass does the due work of every sandbox by that sandbox\'s own clock, not another\'s', async () => {
+    const [ahead, behind] = [await newSandbox(t), await newSandbox(t)];
+    await openOrder(t, ahead);
+    await openOrder(t, behind);
+    // Only one sandbox's clock passes the 30-second rule; the default sandbox's moves far ahead.
+    await advance(t, ahead, 40);
+    await t.clock.advance(3600);
+
+    await t.get(JobRunner).tick();
+    expect(await orders(t, ahead)).toEqual([{ status: 'FAILED', hint_code: 'START_FAILED' }]);
+    expect((await orders(t, behind))[0].status).not.toBe('FAILED');
+
+    await advance(t, behind, 40);
+    await t.get(JobRunner).tick();
+    expect(await orders(t, behind)).toEqual([{ status: 'FAILED', hint_code: 'START_FAILED' }]);
+    // Nothing is left claimed once the pass is over, and every job's search for due work ran.
+    expect(await t.get(DataSource).query(`SELECT * FROM sandbox_job_lease`)).toEqual([]);
+    expect(t.logs.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('job failed'))).toEqual([]);
+  });
+
+  it('contract §13 Time and jobs: a scheduled pass is the same number of statements with 2 or 50 sandboxes without due work', async () => {
+    const runner = t.get(JobRunner);
+    const pass = () => runner.tick();
+    const count = async (sandboxes: number) => {
+      const existing = Number((await t.get(DataSource).query(`SELECT count(*) AS n FROM sandbox WHERE id <> 'default'`))[0].n);
+      for (let i = existing; i < sandboxes; i++) await newSandbox(t);
+      await pass(); // first sight of a new sandbox: the downtime bookkeeping's first observation is due work
+      return statementsOf(t, pass);
+    };
+    // This test's own sandboxes only: the earlier tests' go first.
+    await t.get(DataSource).query(`DELETE FROM sandbox WHERE id <> 'default'`);
+    const withTwo = await count(2);
+    const withFifty = await count(50);
+    expect(withTwo).toBeGreaterThan(0);
+    expect(withFifty).toBe(withTwo);
+    // Bounded by the jobs, not the sandboxes: a few statements per job.
+    expect(withTwo).toBeLessThanOrEqual(4 * (t.get(JobRegistry).all().length + 1));
+  });
+
+  it('contract §13 Time and jobs: POST /sandboxes/{id}/admin/jobs/run runs that sandbox\'s jobs at once while another instance holds every scheduled (all-sandbox) lease', async () => {
+    const sandbox = await newSandbox(t);
+    await openOrder(t, sandbox);
+    await advance(t, sandbox, 40);
+    const jobs = [...t.get(JobRegistry).all().map((job) => job.name), 'sandbox-idle-expiry'];
+    // Another instance's scheduled pass, mid-run: it holds every job's global lease for a minute.
+    await t.get(DataSource).query(
+      `INSERT INTO job_lease (name, holder, leased_until) SELECT unnest($1::text[]), 'another-instance', clock_timestamp() + interval '60 seconds'
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, leased_until = EXCLUDED.leased_until`,
+      [jobs],
+    );
+    try {
+      const started = performance.now();
+      await t.http.post(`/sandboxes/${sandbox.sandbox_id}/admin/jobs/run`).set('Authorization', `Bearer ${sandbox.admin_key}`).expect(200);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(await orders(t, sandbox)).toEqual([{ status: 'FAILED', hint_code: 'START_FAILED' }]);
+    } finally {
+      await t.get(DataSource).query(`UPDATE job_lease SET holder = NULL, leased_until = NULL WHERE holder = 'another-instance'`);
+    }
+  });
+
+  it('contract §13 Lifecycle: a sandbox unused for SANDBOX_IDLE_DAYS real days is deleted by the scheduled jobs; a used one and the default sandbox stay', async () => {
+    const [idle, used] = [await newSandbox(t), await newSandbox(t)];
+    const db = t.get(DataSource);
+    // last_used_at is real time: 31 and 29 days ago (SANDBOX_IDLE_DAYS = 30), the default sandbox years ago.
+    await db.query(`UPDATE sandbox SET last_used_at = now() - interval '31 days' WHERE id = $1`, [idle.sandbox_id]);
+    await db.query(`UPDATE sandbox SET last_used_at = now() - interval '29 days' WHERE id = $1`, [used.sandbox_id]);
+    await db.query(`UPDATE sandbox SET last_used_at = now() - interval '3 years' WHERE id = 'default'`);
+
+    await t.get(JobRunner).tick();
+
+    await t.http.get(`/sandboxes/${idle.sandbox_id}`).set(operator).expect(404);
+    await t.http.get(`/sandboxes/${idle.sandbox_id}/admin/clock`).set(operator).expect(404);
+    expect(await db.query(`SELECT count(*)::int AS n FROM sandbox_clock WHERE sandbox_id = $1`, [idle.sandbox_id])).toEqual([{ n: 0 }]);
+    await t.http.get(`/sandboxes/${used.sandbox_id}`).set(operator).expect(200);
+    await t.http.get('/sandboxes/default').set(operator).expect(200);
+  });
+});
+
+describeOnServer('scheduled jobs across sandboxes, two instances on one database (contract §13 Time and jobs)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => ([a, b] = await twoInstances()));
+  afterAll(() => closeApps(a, b));
+
+  it('contract §13 Time and jobs: passes on two instances at once, with per-sandbox runs among them, do each sandbox\'s due item exactly once', async () => {
+    const sandboxes: Created[] = [];
+    for (let i = 0; i < 12; i++) sandboxes.push(await newSandbox(a));
+    for (const sandbox of sandboxes) {
+      await openOrder(a, sandbox);
+      await advance(a, sandbox, 40);
+    }
+    const versions = async () =>
+      (await a.get(DataSource).query(`SELECT version FROM eid_order WHERE sandbox_id = ANY($1::text[]) ORDER BY sandbox_id`, [sandboxes.map((s) => s.sandbox_id)])).map(
+        (row: { version: number }) => Number(row.version),
+      );
+    const before = await versions();
+    const closedLines = () => a.logs.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('eid orders closed: 1 START_FAILED')).length;
+    const linesBefore = closedLines();
+
+    await Promise.all([
+      a.get(JobRunner).tick(),
+      b.get(JobRunner).tick(),
+      ...sandboxes.slice(0, 3).map((s) => b.http.post(`/sandboxes/${s.sandbox_id}/admin/jobs/run`).set('Authorization', `Bearer ${s.admin_key}`).expect(200)),
+    ]);
+    await a.get(JobRunner).tick();
+
+    for (const sandbox of sandboxes) expect(await orders(a, sandbox)).toEqual([{ status: 'FAILED', hint_code: 'START_FAILED' }]);
+    // Each order was written by the job exactly once (its version moved by one) and closed by exactly one run.
+    expect(await versions()).toEqual(before.map((v: number) => v + 1));
+    expect(closedLines() - linesBefore).toBe(sandboxes.length);
+  });
+});
