@@ -124,6 +124,25 @@ describe(SandboxClock.name, () => {
     expect(Math.abs(clock.now().getTime() - new Date('2030-01-01T12:00:10Z').getTime())).toBeLessThan(500);
   }));
 
+  it('takes the clock row a job pass read with its due work: no read of its own while that copy is fresh, and never an older copy (contract §13 Time and jobs)', inDefault(async () => {
+    const { repository, calls } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository);
+    const claimed = { sandboxAnchor: new Date('2031-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true, generation: '3', downtimeCalendar: false };
+    clock.adoptRead(claimed, Date.now());
+    await clock.sync();
+    expect(calls.read).toBe(0);
+    expect(clock.now().toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    expect(clock.generation).toBe('3');
+    // A copy read before the one in hand changes nothing.
+    clock.adoptRead({ ...claimed, sandboxAnchor: new Date('2020-01-01T00:00:00Z') }, Date.now() - 5000);
+    expect(clock.now().toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    // One read longer ago than a second is stale: sync reads the row.
+    const stale = new SandboxClock(repository as unknown as ClockRepository);
+    stale.adoptRead(claimed, Date.now() - 1000);
+    await stale.sync();
+    expect(calls.read).toBe(1);
+  }));
+
   it('throws outside any sandbox context rather than read the default sandbox clock (contract §13)', () => {
     const { repository } = fakeRepository();
     const clock = new SandboxClock(repository as unknown as ClockRepository);
