@@ -23,7 +23,7 @@ async function newSandbox(t: TestApp, now = BASE_TIME): Promise<Created> {
  * An open eid order in the sandbox: a PSD2 authentication started for a MANUAL user, which nobody
  * opens, so the expiry job closes it 30 s (sandbox time) after its start (contract §4).
  */
-async function openOrder(t: TestApp, sandbox: Created): Promise<void> {
+async function openOrder(t: TestApp, sandbox: Created): Promise<string> {
   const user = newPersonalNumber();
   await t.http
     .put(`/sandboxes/${sandbox.sandbox_id}/admin/users/${user}`)
@@ -35,6 +35,7 @@ async function openOrder(t: TestApp, sandbox: Created): Promise<void> {
     .set({ 'X-PSD2-CLIENT-TEST-CERT': await certificate(), 'PSU-IP-Address': PSU_IP, 'X-Sandbox-User': user })
     .send({ end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS,PIS' })
     .expect(200);
+  return user;
 }
 
 function advance(t: TestApp, sandbox: Created, seconds: number) {
@@ -82,6 +83,43 @@ describe('scheduled jobs across sandboxes (contract §13 Time and jobs)', () => 
     // Nothing is left claimed once the pass is over, and every job's search for due work ran.
     expect(await t.get(DataSource).query(`SELECT * FROM sandbox_job_lease`)).toEqual([]);
     expect(t.logs.filter((line) => typeof line.msg === 'string' && line.msg.startsWith('job failed'))).toEqual([]);
+  });
+
+  it('contract §13 Time and jobs, §10: a scheduled pass books recurring occurrences, month ends included, by each sandbox\'s own Stockholm date, and ends one past its end_date', async () => {
+    const db = t.get(DataSource);
+    /** An ACTIVE monthly transfer from 2026-01-31 with `booked` occurrences booked, in the sandbox (its user, account and TPP made by a PSD2 call). */
+    const recurring = async (sandbox: Created, booked: number, endDate: string | null = null): Promise<string> => {
+      const user = await openOrder(t, sandbox);
+      const account = await t.http
+        .post(`/sandboxes/${sandbox.sandbox_id}/admin/users/${user}/accounts`)
+        .set('Authorization', `Bearer ${sandbox.admin_key}`)
+        .send({ name: 'Konto', currency: 'SEK', balance: 10000 })
+        .expect(201);
+      const [{ reference_id }] = await db.query(
+        `INSERT INTO recurring_transfer (sandbox_id, reference_id, account_number, owner_personal_number, tpp_id, amount, currency, transfer_date, end_date,
+                                         frequency, recipient_account_number, status, occurrences_booked, created_at, signed_at)
+         SELECT $1, gen_random_uuid(), $2, $3, id, 10, 'SEK', date '2026-01-31', $4::date, 'MONTHLY', '99990000001', 'ACTIVE', $5, now(), now()
+           FROM tpp WHERE sandbox_id = $1 LIMIT 1
+         RETURNING reference_id`,
+        [sandbox.sandbox_id, account.body.account_number, user, endDate, booked],
+      );
+      return reference_id as string;
+    };
+    const state = async (referenceId: string) =>
+      (await db.query(`SELECT status, occurrences_booked FROM recurring_transfer WHERE reference_id = $1`, [referenceId]))[0] as { status: string; occurrences_booked: number };
+    // 2026-03-31 in Stockholm (22:30 UTC on the 30th) and 2026-03-30 there.
+    const [onThe31st, onThe30th] = [await newSandbox(t, '2026-03-30T22:30:00Z'), await newSandbox(t, '2026-03-30T12:00:00Z')];
+    // Two booked (01-31, 02-28): the next, 03-31, is due by the Stockholm date only.
+    const due = await recurring(onThe31st, 2);
+    const notYet = await recurring(onThe30th, 2);
+    const ended = await recurring(onThe30th, 1, '2026-02-15');
+
+    await t.get(JobRunner).tick();
+
+    // 03-31 booked: the third occurrence, by the sandbox's own Stockholm date (its UTC date is 03-30).
+    expect(await state(due)).toEqual({ status: 'ACTIVE', occurrences_booked: 3 });
+    expect(await state(notYet)).toEqual({ status: 'ACTIVE', occurrences_booked: 2 });
+    expect(await state(ended)).toEqual({ status: 'ENDED', occurrences_booked: 1 });
   });
 
   it('contract §13 Time and jobs: a scheduled pass is the same number of statements with 2 or 50 sandboxes without due work', async () => {
