@@ -122,6 +122,18 @@ describe('scheduled jobs across sandboxes (contract §13 Time and jobs)', () => 
     expect(await state(ended)).toEqual({ status: 'ENDED', occurrences_booked: 1 });
   });
 
+  it('contract §13 Time and jobs, §7: a scheduled pass records a downtime window\'s start in the sandbox whose clock passed it, not in one whose clock did not', async () => {
+    // One minute before a window of bank §8 (2026-11-22 04:00 Stockholm), in both sandboxes.
+    const [passes, stays] = [await newSandbox(t, '2026-11-22T03:59:00+01:00'), await newSandbox(t, '2026-11-22T03:59:00+01:00')];
+    const events = async (sandbox: Created) =>
+      (await t.get(DataSource).query(`SELECT event FROM maintenance_window_event WHERE sandbox_id = $1`, [sandbox.sandbox_id])).map((row: { event: string }) => row.event);
+    await t.get(JobRunner).tick(); // the first observation of each
+    await advance(t, passes, 120);
+    await t.get(JobRunner).tick();
+    expect(await events(passes)).toEqual(['started']);
+    expect(await events(stays)).toEqual([]);
+  });
+
   it('contract §13 Time and jobs: a scheduled pass is the same number of statements with 2 or 50 sandboxes without due work', async () => {
     const runner = t.get(JobRunner);
     const pass = () => runner.tick();
