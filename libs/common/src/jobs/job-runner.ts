@@ -132,7 +132,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  /** One batch of the sandboxes with the job due, each run in turn; a failing sandbox (logged) does not stop the rest. */
+  /** One batch of the sandboxes with the job due, the job run in each; a failing sandbox (logged) does not stop the rest. */
   private async runDue(job: SandboxJob): Promise<void> {
     const due: DueSandbox[] = await this.jobsDb.claimDueSandboxes(job.name, job.due(), this.holder, this.config.jobLeaseMs, DUE_SANDBOXES_PER_PASS).catch((error: unknown) => {
       this.logger.error({ err: error, job: job.name }, 'job failed to find its due work');
