@@ -13,6 +13,7 @@ import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './176380
 import { SandboxesChangeFeed1763800020000 } from './1763800020000-SandboxesChangeFeed';
 import { SandboxesKeysAndSettings1763800016000 } from './1763800016000-SandboxesKeysAndSettings';
 import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-SandboxesScopeEveryTable';
+import { JobsDueWorkAcrossSandboxes1763800017000 } from './1763800017000-JobsDueWorkAcrossSandboxes';
 import { SandboxesForeignKeysIncludeSandbox1763800018000 } from './1763800018000-SandboxesForeignKeysIncludeSandbox';
 import { SandboxesCreationLog1763800019000 } from './1763800019000-SandboxesCreationLog';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   SecretsHashPendingCodesAndAutostartTokens1763800013400,
   SandboxesScopeEveryTable1763800015000,
   SandboxesKeysAndSettings1763800016000,
+  JobsDueWorkAcrossSandboxes1763800017000,
   SandboxesForeignKeysIncludeSandbox1763800018000,
   SandboxesCreationLog1763800019000,
   SandboxesChangeFeed1763800020000,

@@ -6,11 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { Clock, JobRegistry, JobRunner, SandboxConfig, type SandboxJob } from '@app/common';
+import { Clock, type DueWork, JobRegistry, JobRunner, SandboxConfig, type SandboxJob } from '@app/common';
 import { expectProblem } from './support/problems';
 import { describeOnServer } from './support/server-only';
 import { ADMIN_KEY, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 import type { TestDatabase } from './support/test-db';
+
+/** The test jobs always have work due in the default sandbox, and nowhere else. */
+const DUE_IN_DEFAULT: DueWork = { sql: `SELECT sandbox_id FROM sandbox_now WHERE sandbox_id = 'default'` };
 
 /** Shared by every instance in this process: how many runs of the test job are in progress. */
 const shared = { active: 0, maxActive: 0, runs: [] as Array<{ instance: string; sandboxNow: string }> };
@@ -31,6 +34,10 @@ class RecordingJob implements SandboxJob, OnModuleInit {
 
   onModuleInit(): void {
     this.registry.register(this);
+  }
+
+  due(): DueWork {
+    return DUE_IN_DEFAULT;
   }
 
   /** The next run waits for `release` and resolves `started` when it begins. */
@@ -64,6 +71,9 @@ class FailingJob implements SandboxJob, OnModuleInit {
   }
   run(): Promise<void> {
     return Promise.reject(new Error('job exploded'));
+  }
+  due(): DueWork {
+    return DUE_IN_DEFAULT;
   }
 }
 

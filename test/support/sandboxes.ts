@@ -48,7 +48,9 @@ export function sandboxView(t: TestApp, sandbox: Pick<CreatedSandbox, 'sandbox_i
 /** Every table that carries sandbox_id, from the schema itself: a new table is covered without a change here. */
 export async function sandboxTables(dataSource: DataSource): Promise<string[]> {
   const rows: Array<{ table_name: string }> = await dataSource.query(
-    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
+    // Tables only: a view (sandbox_now) shows rows it does not hold.
+    `SELECT c.table_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
+      WHERE c.table_schema = current_schema() AND c.column_name = 'sandbox_id' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name`,
   );
   return rows.map((row) => row.table_name);
 }

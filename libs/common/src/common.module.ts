@@ -25,6 +25,7 @@ import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
 import { JobRunner } from './jobs/job-runner';
+import { JobsDb } from './jobs/jobs-db';
 import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
 
 /**
@@ -46,6 +47,7 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     { provide: Clock, useExisting: SandboxClock },
     JobRegistry,
     JobLeaseRepository,
+    JobsDb,
     JobRunner,
     AccessStrategyRegistry,
     AccessPolicyCheck,

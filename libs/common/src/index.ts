@@ -45,7 +45,7 @@ export { principalOf } from './access/access-strategy';
 export type { AccessStrategy, Principal, PrincipalKind, PrincipalOf, Principals, RequestWithPrincipal } from './access/access-strategy';
 export { AccessStrategyRegistry } from './access/access-strategy.registry';
 export { BearerAuthenticator } from './access/bearer-token';
-export type { SandboxJob } from './jobs/sandbox-job';
+export type { DueWork, SandboxJob } from './jobs/sandbox-job';
 export { JobRegistry } from './jobs/job.registry';
 export { JobRunner } from './jobs/job-runner';
 export { ADMIN_PROBLEMS, ApiProblems, ProblemDto } from './openapi/api-problems.decorator';

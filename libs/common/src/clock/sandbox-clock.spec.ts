@@ -15,7 +15,8 @@ function fakeRepository(initial: ClockState = REAL_TIME) {
       calls.read++;
       return Promise.resolve(row);
     },
-    set: (sandboxNowAt: Date, realNow: Date, frozen: boolean) => Promise.resolve((row = { sandboxAnchor: sandboxNowAt, realAnchor: realNow, frozen })),
+    // The database anchors real time itself (clock_timestamp()); here the process clock stands in.
+    set: (sandboxNowAt: Date, frozen: boolean) => Promise.resolve((row = { sandboxAnchor: sandboxNowAt, realAnchor: new Date(), frozen })),
     advance: () => Promise.resolve(row),
     reset: () => Promise.resolve((row = REAL_TIME)),
     /** Another instance changes the row behind our back. */
@@ -122,8 +123,8 @@ describe(SandboxClock.name, () => {
     const rows = new Map<string, ClockState>();
     const repository = {
       read: () => Promise.resolve({ ...(rows.get(SandboxContext.sandboxId) ?? REAL_TIME), generation: '1' }),
-      set: (at: Date, realNow: Date, frozen: boolean) => {
-        const state = { sandboxAnchor: at, realAnchor: realNow, frozen };
+      set: (at: Date, frozen: boolean) => {
+        const state = { sandboxAnchor: at, realAnchor: new Date(), frozen };
         rows.set(SandboxContext.sandboxId, state);
         return Promise.resolve(state);
       },
@@ -135,6 +136,45 @@ describe(SandboxClock.name, () => {
     expect(SandboxContext.run('b', () => clock.frozen)).toBe(false);
     expect(Math.abs(SandboxContext.run('b', () => clock.now().getTime()) - Date.now())).toBeLessThan(1000);
   });
+
+  it('reads real now on the database clock, which anchors the sandbox time, so a process clock off by minutes does not move it (contract §6, §13 Time and jobs)', inDefault(async () => {
+    // The database is 5 minutes ahead of this process; its anchor says the sandbox read 12:00:00 at its 10:00:00.
+    const databaseAhead = 5 * 60_000;
+    const repository = {
+      read: () =>
+        Promise.resolve({
+          sandboxAnchor: new Date('2030-01-01T12:00:00Z'),
+          realAnchor: new Date(Date.now() + databaseAhead - 10_000),
+          frozen: false,
+          generation: '1',
+          downtimeCalendar: null,
+          dbNow: new Date(Date.now() + databaseAhead),
+        }),
+    };
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+    await clock.sync();
+    // 10 s of real time have passed since the anchor on the database's clock (not 5 min 10 s).
+    expect(Math.abs(clock.now().getTime() - new Date('2030-01-01T12:00:10Z').getTime())).toBeLessThan(500);
+  }));
+
+  it('takes the clock row a job pass read with its due work: no read of its own while that copy is fresh, and never an older copy (contract §13 Time and jobs)', inDefault(async () => {
+    const { repository, calls } = fakeRepository();
+    const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+    const claimed = { sandboxAnchor: new Date('2031-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true, generation: '3', downtimeCalendar: false };
+    clock.adoptRead(claimed, Date.now());
+    await clock.sync();
+    expect(calls.read).toBe(0);
+    expect(clock.now().toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    expect(clock.generation).toBe('3');
+    // A copy read before the one in hand changes nothing.
+    clock.adoptRead({ ...claimed, sandboxAnchor: new Date('2020-01-01T00:00:00Z') }, Date.now() - 5000);
+    expect(clock.now().toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    // One read longer ago than a second is stale: sync reads the row.
+    const stale = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+    stale.adoptRead(claimed, Date.now() - 1000);
+    await stale.sync();
+    expect(calls.read).toBe(1);
+  }));
 
   it('throws outside any sandbox context rather than read the default sandbox clock (contract §13)', () => {
     const { repository } = fakeRepository();

@@ -4,7 +4,7 @@ import { SandboxChangeListener, SandboxChanges } from '../sandbox/sandbox-change
 import { SandboxContext } from '../sandbox/sandbox-context';
 import { DeletedSandbox } from '../sandbox/sandbox-registry';
 import { Clock } from './clock';
-import { ClockRepository } from './clock.repository';
+import { ClockRepository, DatabaseTime, SandboxRead } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 
 /**
@@ -14,6 +14,8 @@ import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
  */
 const CAPACITY = 10_000;
 const IDLE_MS = 60_000;
+/** A clock row a job pass read with its due work is taken as this instance's copy while this fresh. */
+const FRESH_READ_MS = 900;
 
 /** This instance's copy of one sandbox's clock row and generation. */
 class CachedSandbox {
@@ -23,6 +25,8 @@ class CachedSandbox {
   /** Counts the changes SandboxChanges reported; the copy is current when read after the last one. */
   changesSeen = 0;
   readAfterChange = -1;
+  /** When the copy was read (process time): a job pass's read older than it is not taken. */
+  readAtMs = Number.NEGATIVE_INFINITY;
   usedAtMs = Number.NEGATIVE_INFINITY;
   inFlight: Promise<void> | null = null;
   /** Orders reads and changes: an answer older than the one adopted is dropped. */
@@ -49,6 +53,12 @@ const UNREAD: Readonly<CachedSandbox> = Object.freeze(new CachedSandbox());
 export class SandboxClock extends Clock implements SandboxGenerations, SandboxChangeListener {
   private readonly sandboxes = new Map<string, CachedSandbox>();
   private readonly forgetListeners: Array<(sandboxId: string) => void> = [];
+  /**
+   * The database's clock minus this process's, as last measured: the clock anchors are the
+   * database's clock_timestamp() (so the set-based job queries agree with requests), and real now
+   * here is read on the same clock.
+   */
+  private databaseOffsetMs = 0;
 
   constructor(
     private readonly repository: ClockRepository,
@@ -72,7 +82,7 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   }
 
   now(): Date {
-    return sandboxNow(this.cached().state, Date.now());
+    return sandboxNow(this.cached().state, Date.now() + this.databaseOffsetMs);
   }
 
   get frozen(): boolean {
@@ -99,7 +109,7 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   }
 
   refresh(): Promise<void> {
-    return this.adopt(async (_realNow, cached) => {
+    return this.adopt(async (cached) => {
       const read = await this.readOrForget();
       // A read brings the generation; a change (set, advance, reset) keeps the last one read.
       if (read.generation !== undefined) Object.assign(cached, { generation: read.generation, downtimeCalendar: read.downtimeCalendar });
@@ -119,12 +129,29 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
     this.forgetListeners.push(listener);
   }
 
+  /**
+   * Takes the context's sandbox's clock row as a job pass read it with its due work at `readAtMs`
+   * (process time), so the sync() that follows costs nothing: only a read under FRESH_READ_MS old
+   * and newer than the copy in hand (a change reported since still makes the copy stale).
+   */
+  adoptRead(read: SandboxRead, readAtMs: number): void {
+    if (Date.now() - readAtMs >= FRESH_READ_MS) return;
+    const cached = this.used();
+    if (readAtMs <= cached.readAtMs) return;
+    // The database clock's offset stays as measured by this instance's own reads (round trips it times).
+    const state: ClockState = { sandboxAnchor: read.sandboxAnchor, realAnchor: read.realAnchor, frozen: read.frozen };
+    const { generation, downtimeCalendar } = read;
+    // Orders it after any read or change in flight, as a change of ours would be.
+    cached.adopted = ++cached.issued;
+    Object.assign(cached, { state, generation, downtimeCalendar, readAtMs, readAfterChange: cached.changesSeen });
+  }
+
   set(now: Date, frozen: boolean): Promise<void> {
-    return this.adopt((realNow) => this.repository.set(now, realNow, frozen));
+    return this.adopt(() => this.repository.set(now, frozen));
   }
 
   advance(seconds: number): Promise<void> {
-    return this.adopt((realNow) => this.repository.advance(seconds, realNow));
+    return this.adopt(() => this.repository.advance(seconds));
   }
 
   reset(): Promise<void> {
@@ -162,15 +189,19 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
     return cached;
   }
 
-  private async adopt(operation: (realNow: Date, cached: CachedSandbox) => Promise<ClockState>): Promise<void> {
+  private async adopt(operation: (cached: CachedSandbox) => Promise<DatabaseTime>): Promise<void> {
     const cached = this.used();
     const ticket = ++cached.issued;
     const changesSeen = cached.changesSeen;
-    const state = await operation(new Date(), cached);
+    const realNowMs = Date.now();
+    const { dbNow, ...state } = await operation(cached);
+    // The database read its clock between our two readings: the midpoint is the best guess of when.
+    if (dbNow) this.databaseOffsetMs = dbNow.getTime() - (realNowMs + Date.now()) / 2;
     // A slow read that began before a later change of ours must not undo it.
     if (ticket < cached.adopted) return;
     cached.adopted = ticket;
     cached.state = state;
+    cached.readAtMs = realNowMs;
     // A change reported while this read ran may postdate it: then the copy stays stale.
     cached.readAfterChange = changesSeen;
   }

@@ -77,6 +77,12 @@ export class SandboxEnvironment {
   @Min(1, { message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
   @Max(100_000, { message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
   SANDBOX_CREATE_PER_HOUR: number = 10;
+  // Real days since a sandbox's last request; the default sandbox is never deleted (contract §13 Lifecycle).
+  @Transform(toInteger)
+  @IsInt({ message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  @Min(1, { message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  @Max(36_500, { message: 'SANDBOX_IDLE_DAYS must be an integer from 1 to 36500 (real days)' })
+  SANDBOX_IDLE_DAYS: number = 30;
 
   @Transform(toInteger)
   @IsInt({ message: 'JOBS_INTERVAL_MS must be an integer (milliseconds; 0 turns the schedule off)' })
@@ -157,6 +163,8 @@ export class SandboxConfig {
   /** POST /sandboxes without a key, rate limited per caller IP (contract §13 Self-service). */
   readonly sandboxSelfService: boolean;
   readonly sandboxCreatePerHour: number;
+  /** A created sandbox unused this many real days is deleted by the scheduled jobs. */
+  readonly sandboxIdleDays: number;
   /** 0: no schedule; jobs run only through POST /admin/jobs/run. */
   readonly jobsIntervalMs: number;
   /** How long a job claim holds unless renewed, and how often its holder renews it while the job runs. */
@@ -178,6 +186,7 @@ export class SandboxConfig {
     this.sandboxMax = env.SANDBOX_MAX;
     this.sandboxSelfService = env.SANDBOX_SELF_SERVICE;
     this.sandboxCreatePerHour = env.SANDBOX_CREATE_PER_HOUR;
+    this.sandboxIdleDays = env.SANDBOX_IDLE_DAYS;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;
     this.jobLeaseMs = env.JOB_LEASE_MS;
     this.jobLeaseRenewMs = env.JOB_LEASE_RENEW_MS;

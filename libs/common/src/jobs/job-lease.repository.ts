@@ -45,7 +45,45 @@ export class JobLeaseRepository {
     const rows: unknown[] = await this.dataSource.query(
       `UPDATE job_lease SET holder = NULL, leased_until = NULL WHERE holder IS NOT NULL RETURNING name`,
     );
-    return returnedRows(rows).length;
+    const sandboxRows: unknown[] = await this.dataSource.query(`DELETE FROM sandbox_job_lease RETURNING job`);
+    return returnedRows(rows).length + returnedRows(sandboxRows).length;
+  }
+
+  // One sandbox's lease on one job (sandbox_job_lease): taken by POST /sandboxes/{id}/admin/jobs/run
+  // for its sandbox, and by a scheduled pass for each sandbox it found due work in (JobsDb), so the
+  // two never run one sandbox's job at once and neither waits for the other's other sandboxes. A row
+  // lives while its run does.
+
+  async claimSandbox(sandboxId: string, job: string, holder: string, leaseMs: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO sandbox_job_lease (sandbox_id, job, holder, leased_until)
+       VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4::double precision / 1000))
+       ON CONFLICT (sandbox_id, job) DO UPDATE
+          SET holder = EXCLUDED.holder, leased_until = EXCLUDED.leased_until
+        WHERE sandbox_job_lease.leased_until < clock_timestamp()
+       RETURNING job`,
+      [sandboxId, job, holder, leaseMs],
+    );
+    return rows.length === 1;
+  }
+
+  async renewSandbox(sandboxId: string, job: string, holder: string, leaseMs: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE sandbox_job_lease SET leased_until = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+        WHERE sandbox_id = $1 AND job = $2 AND holder = $3
+       RETURNING job`,
+      [sandboxId, job, holder, leaseMs],
+    );
+    return returnedRows(rows).length === 1;
+  }
+
+  /** Releases the holder's leases on the job in these sandboxes at once (a pass's batch). */
+  async releaseSandboxes(sandboxIds: readonly string[], job: string, holder: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM sandbox_job_lease WHERE sandbox_id = ANY($1::text[]) AND job = $2 AND holder = $3`, [sandboxIds, job, holder]);
+  }
+
+  async releaseSandbox(sandboxId: string, job: string, holder: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM sandbox_job_lease WHERE sandbox_id = $1 AND job = $2 AND holder = $3`, [sandboxId, job, holder]);
   }
 
   async release(job: string, holder: string): Promise<void> {

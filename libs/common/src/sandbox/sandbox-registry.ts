@@ -220,6 +220,28 @@ export class SandboxRegistry implements SandboxChangeListener {
     return rows.length === 1;
   }
 
+  /**
+   * Deletes up to `limit` created sandboxes unused for `idleDays` real days (the default sandbox
+   * never), longest idle first, and forgets them here (contract §13 Lifecycle). A request that
+   * touches one meanwhile keeps it: the row is locked and checked again before it goes, and one
+   * being deleted or reset elsewhere is left to that.
+   */
+  async deleteIdle(idleDays: number, limit: number): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await this.manager.query(
+        `DELETE FROM sandbox WHERE id IN (
+           SELECT id FROM sandbox
+            WHERE id <> 'default' AND last_used_at < now() - make_interval(days => $1)
+            ORDER BY last_used_at LIMIT $2
+              FOR UPDATE SKIP LOCKED)
+         RETURNING id`,
+        [idleDays, limit],
+      ),
+    );
+    for (const { id } of rows) this.forget(id);
+    return rows.map((row) => row.id);
+  }
+
   /** The context's transaction when one is open (the embedded database has one connection). */
   private get manager(): EntityManager {
     return (SandboxContext.active ? SandboxContext.current().manager : undefined) ?? this.dataSource.manager;

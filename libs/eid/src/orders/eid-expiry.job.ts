@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobRegistry, type SandboxJob } from '@app/common';
+import { type DueWork, JobRegistry, type SandboxJob } from '@app/common';
 import { EidOrderService } from './eid-order.service';
 
 /** Closes orders by the time rules even when nobody polls them (contract §4, §6). */
@@ -18,5 +18,9 @@ export class EidExpiryJob implements SandboxJob, OnModuleInit {
 
   run(): Promise<void> {
     return this.orders.expireStale();
+  }
+
+  due(): DueWork {
+    return this.orders.dueWork();
   }
 }

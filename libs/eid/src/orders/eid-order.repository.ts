@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { returnedRows, SandboxDb } from '@app/common';
+import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { EidOrderEntity } from './eid-order.entity';
 import { ACTIVATION_LIMIT_S, OPEN_STATUSES, ORDER_LIFETIME_S } from './eid-order-status';
 
@@ -54,6 +54,20 @@ export class EidOrderRepository {
     if (rows.length === 0) return false;
     order.version = rows[0].version;
     return true;
+  }
+
+  /**
+   * The sandboxes with an open order that expireStale would close now, each judged by its own
+   * clock (the scheduled pass over every sandbox, contract §13 Time and jobs).
+   */
+  dueWork(): DueWork {
+    const open = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
+    return {
+      sql: `SELECT o.sandbox_id FROM eid_order o JOIN sandbox_now n ON n.sandbox_id = o.sandbox_id
+             WHERE o.status IN (${open})
+               AND (o.started_at <= n.now - make_interval(secs => $2) OR (o.app_opened_at IS NULL AND o.started_at <= n.now - make_interval(secs => $1)))`,
+      parameters: [ACTIVATION_LIMIT_S, ORDER_LIFETIME_S],
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@app/common';
+import { Clock, type DueWork } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
 import { EidOrder, StartedEidOrder } from './eid-order';
@@ -92,6 +92,11 @@ export class EidOrderService {
         throw new EidOrderContended(order.id);
       }
     }
+  }
+
+  /** Where expireStale has work now, across sandboxes (the expiry job's scheduled pass). */
+  dueWork(): DueWork {
+    return this.orders.dueWork();
   }
 
   /** Closes stale open orders by the time rules (the expiry job). */

@@ -11,6 +11,6 @@ export class LoanApplicationJobs implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.register({ name: 'loan-application-decisions', run: () => this.applications.decideDue() });
+    this.registry.register({ name: 'loan-application-decisions', run: () => this.applications.decideDue(), due: () => this.applications.decisionsDue() });
   }
 }

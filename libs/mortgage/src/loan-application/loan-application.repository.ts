@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, SandboxDb } from '@app/common';
+import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { LoanApplicationEntity } from './loan-application.entity';
 import { LOAN_APPLICATION_LIFECYCLE, type LoanApplicationStatus } from './loan-application-status';
 
@@ -50,6 +50,18 @@ export class LoanApplicationRepository {
       ),
     );
     return rows.length === 1;
+  }
+
+  /**
+   * The sandboxes with a loan application PROCESSING for `delayS` of its own sandbox time: the
+   * decision job's scheduled pass over every sandbox (contract §13 Time and jobs).
+   */
+  dueForDecisionWork(delayS: number): DueWork {
+    return {
+      sql: `SELECT a.sandbox_id FROM loan_application a JOIN sandbox_now n ON n.sandbox_id = a.sandbox_id
+             WHERE a.status = 'PROCESSING' AND a.processing_at <= n.now - make_interval(secs => $1)`,
+      parameters: [delayS],
+    };
   }
 
   async listDueForDecision(before: Date): Promise<LoanApplicationEntity[]> {

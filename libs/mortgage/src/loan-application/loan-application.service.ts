@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { Clock, formatUtcSeconds, SandboxConfig, SandboxDb } from '@app/common';
+import { Clock, type DueWork, formatUtcSeconds, SandboxConfig, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
 import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
@@ -109,6 +109,11 @@ export class LoanApplicationService implements OnModuleInit {
         received_at: formatUtcSeconds(receivedAt),
       },
     };
+  }
+
+  /** Where decideDue has work now, across sandboxes (the decision job's scheduled pass). */
+  decisionsDue(): DueWork {
+    return this.applications.dueForDecisionWork(this.config.preApprovalDecisionDelayS);
   }
 
   /** The decision job, with the pre-approval rule (contract §9) on loan_amount. */

@@ -11,7 +11,7 @@ export class PreApprovalJobs implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.register({ name: 'pre-approval-decisions', run: () => this.preApprovals.decideDue() });
-    this.registry.register({ name: 'pre-approval-expiry', run: () => this.preApprovals.expireDue() });
+    this.registry.register({ name: 'pre-approval-decisions', run: () => this.preApprovals.decideDue(), due: () => this.preApprovals.decisionsDue() });
+    this.registry.register({ name: 'pre-approval-expiry', run: () => this.preApprovals.expireDue(), due: () => this.preApprovals.expiriesDue() });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, SandboxDb } from '@app/common';
+import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { PreApprovalEntity } from './pre-approval.entity';
 import { PRE_APPROVAL_LIFECYCLE, type PreApprovalStatus } from './pre-approval-status';
 
@@ -61,6 +61,28 @@ export class PreApprovalRepository {
       ),
     );
     return rows.length === 1;
+  }
+
+  /**
+   * The sandboxes with a pre-approval PROCESSING for `delayS` of its own sandbox time: the decision
+   * job's scheduled pass over every sandbox (contract §13 Time and jobs).
+   */
+  dueForDecisionWork(delayS: number): DueWork {
+    return {
+      sql: `SELECT p.sandbox_id FROM pre_approval p JOIN sandbox_now n ON n.sandbox_id = p.sandbox_id
+             WHERE p.status = 'PROCESSING' AND p.processing_at <= n.now - make_interval(secs => $1)`,
+      parameters: [delayS],
+    };
+  }
+
+  /** The sandboxes with a pre-approval expireDue would expire now, each by its own clock (contract §13). */
+  dueForExpiryWork(): DueWork {
+    // The statuses as literals, so the partial index pre_approval_expiry_idx serves the search.
+    const statuses = PRE_APPROVAL_LIFECYCLE.before('EXPIRED').map((s) => `'${s}'`).join(', ');
+    return {
+      sql: `SELECT p.sandbox_id FROM pre_approval p JOIN sandbox_now n ON n.sandbox_id = p.sandbox_id
+             WHERE p.status IN (${statuses}) AND p.expiry_date <= n.now`,
+    };
   }
 
   /** PROCESSING since at least `before`: the decision job's work list. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, formatUtcSeconds, SandboxConfig, ValidationFailed, SandboxDb } from '@app/common';
+import { Clock, type DueWork, formatUtcSeconds, SandboxConfig, ValidationFailed, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
 import type { ParticipantSigned } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
@@ -86,6 +86,16 @@ export class PreApprovalService implements OnModuleInit {
       ...(preApproval.customerServiceReference ? { customer_service_reference: preApproval.customerServiceReference } : {}),
       expiry_date: formatUtcSeconds(preApproval.expiryDate),
     };
+  }
+
+  /** Where decideDue has work now, across sandboxes (the decision job's scheduled pass). */
+  decisionsDue(): DueWork {
+    return this.preApprovals.dueForDecisionWork(this.config.preApprovalDecisionDelayS);
+  }
+
+  /** Where expireDue has work now, across sandboxes (the expiry job's scheduled pass). */
+  expiriesDue(): DueWork {
+    return this.preApprovals.dueForExpiryWork();
   }
 
   /** The decision job: PROCESSING for PRE_APPROVAL_DECISION_DELAY_S of sandbox time → APPROVED or REJECTED, once. */

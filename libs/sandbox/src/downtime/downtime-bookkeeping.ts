@@ -1,8 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, JobRegistry, SandboxDb } from '@app/common';
+import { Clock, type DueWork, JobRegistry, SandboxDb } from '@app/common';
 import { DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
 
 const OBSERVED_UNTIL = 'downtime_observed_until';
+/** Every window's start and end, ascending: the instants whose passing record() writes down. */
+const BOUNDARIES = [...new Set(DOWNTIME_WINDOWS.flatMap((window) => [window.start.getTime(), window.end.getTime()]))].sort((a, b) => a - b).map((ms) => new Date(ms));
 
 /**
  * The calendar's bookkeeping job (contract §6, §7): each window's start and end, as the sandbox clock
@@ -21,7 +23,24 @@ export class DowntimeBookkeeping implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.register({ name: 'downtime-bookkeeping', run: () => this.record() });
+    this.registry.register({ name: 'downtime-bookkeeping', run: () => this.record(), due: () => this.due() });
+  }
+
+  /**
+   * The sandboxes where record() has something to do, each by its own clock (the scheduled pass over
+   * every sandbox, contract §13 Time and jobs): never observed, clock moved back, or a window's start
+   * or end passed since the last observation. Elsewhere a run would only move the observation
+   * forward over nothing, which changes nothing a later run records. width_bucket counts the
+   * boundaries at or before an instant (a binary search): more at now than at the observation means
+   * one was passed.
+   */
+  due(): DueWork {
+    return {
+      sql: `SELECT n.sandbox_id FROM sandbox_now n LEFT JOIN sandbox_meta m ON m.sandbox_id = n.sandbox_id AND m.key = $1
+             WHERE m.value IS NULL OR m.value::timestamptz > n.now
+                OR width_bucket(n.now, $2::timestamptz[]) > width_bucket(m.value::timestamptz, $2::timestamptz[])`,
+      parameters: [OBSERVED_UNTIL, BOUNDARIES],
+    };
   }
 
   async record(): Promise<void> {

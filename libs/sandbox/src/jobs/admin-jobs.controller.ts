@@ -17,8 +17,9 @@ export class AdminJobsController {
   @Post('run')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Run every scheduled job once, now',
-    description: 'Waits for a job another instance is running instead of skipping it, and answers when all are done (contract §6).',
+    summary: "Run every scheduled job once, now, for this sandbox",
+    description:
+      "Runs this sandbox's jobs only, on its clock (contract §13 Time and jobs). Waits for a run of this sandbox's job on another instance instead of skipping it, never for a scheduled pass over every sandbox, and answers when all are done (contract §6).",
   })
   @ApiOkResponse({ type: JobsRunResponseDto })
   @ApiProblems({

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobRegistry, type SandboxJob } from '@app/common';
+import { type DueWork, JobRegistry, type SandboxJob } from '@app/common';
 import { TransferExecutionService } from './transfer-execution.service';
 
 /** Books due transfers and recurring occurrences every JOBS_INTERVAL_MS (contract §6, §10). */
@@ -18,5 +18,9 @@ export class TransferExecutionJob implements SandboxJob, OnModuleInit {
 
   async run(): Promise<void> {
     await this.execution.executeDue();
+  }
+
+  due(): DueWork {
+    return this.execution.dueWork();
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, stockholmInstant, stockholmToday, SandboxDb } from '@app/common';
+import { Clock, type DueWork, stockholmInstant, stockholmToday, SandboxDb } from '@app/common';
 import { AccountTransactionRepository } from '../accounts/account-transaction.repository';
 import { AccountRepository } from '../accounts/account.repository';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
@@ -28,6 +28,11 @@ export class TransferExecutionService {
     private readonly entries: AccountTransactionRepository,
     private readonly clock: Clock,
   ) {}
+
+  /** Where executeDue has work now, across sandboxes: due transfers or occurrences (the job's scheduled pass). */
+  dueWork(): DueWork {
+    return { sql: `${this.transfers.dueWork().sql} UNION ALL ${this.recurring.dueWork().sql}` };
+  }
 
   async executeDue(): Promise<{ executed: number; rejected: number }> {
     const now = this.clock.now();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, SandboxDb } from '@app/common';
+import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { RECURRING_LIFECYCLE, type RecurringStatus } from '../transfers/transfer-status';
 import type { TransferScope } from '../transfers/transfer.repository';
 import { RecurringTransferEntity } from './recurring-transfer.entity';
@@ -55,6 +55,22 @@ export class RecurringTransferRepository {
       `UPDATE recurring_transfer SET status = 'ACTIVE', signed_at = $3 WHERE sandbox_id = $1 AND reference_id = ANY($2::uuid[]) AND status = 'AWAITING_SIGNATURE'`,
       [referenceIds, signedAt],
     );
+  }
+
+  /**
+   * The sandboxes with an active recurring transfer whose next occurrence falls on or before their
+   * own Stockholm today, or past its end_date (it ends): the work of the execution job's booking of
+   * occurrences, for its scheduled pass over every sandbox (contract §10, §13). The next date is
+   * occurrenceDate in SQL: a date plus n months keeps its day of month, or the month's last day.
+   */
+  dueWork(): DueWork {
+    const next = `CASE r.frequency WHEN 'WEEKLY' THEN r.transfer_date + 7 * r.occurrences_booked
+                  ELSE (r.transfer_date + make_interval(months => r.occurrences_booked * CASE r.frequency WHEN 'MONTHLY' THEN 1 WHEN 'QUARTERLY' THEN 3 ELSE 12 END))::date END`;
+    return {
+      sql: `SELECT r.sandbox_id FROM recurring_transfer r JOIN sandbox_now n ON n.sandbox_id = r.sandbox_id
+             WHERE r.status = 'ACTIVE'
+               AND (${next} <= (n.now AT TIME ZONE 'Europe/Stockholm')::date OR ${next} > r.end_date)`,
+    };
   }
 
   async listActiveIds(): Promise<string[]> {

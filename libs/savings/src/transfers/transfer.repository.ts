@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, SandboxDb } from '@app/common';
+import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { TransferEntity } from './transfer.entity';
 import { TRANSFER_LIFECYCLE, type TransferStatus } from './transfer-status';
 
@@ -89,6 +89,17 @@ export class TransferRepository {
   }
 
   /** Signed transfers due on or before `today`, oldest first: the execution job's work list. */
+  /**
+   * The sandboxes with a signed transfer dated on or before their own Stockholm today (listDue's
+   * work, contract §10), for the execution job's scheduled pass over every sandbox (contract §13).
+   */
+  dueWork(): DueWork {
+    return {
+      sql: `SELECT t.sandbox_id FROM transfer t JOIN sandbox_now n ON n.sandbox_id = t.sandbox_id
+             WHERE t.status = 'SIGNED' AND t.transfer_date <= (n.now AT TIME ZONE 'Europe/Stockholm')::date`,
+    };
+  }
+
   async listDue(today: string, limit: number): Promise<string[]> {
     const rows: Array<{ reference_id: string }> = await this.db.query(
       `SELECT reference_id FROM transfer WHERE sandbox_id = $1 AND status = 'SIGNED' AND transfer_date <= $2::date ORDER BY transfer_date, created_at LIMIT $3`,
