@@ -12,6 +12,7 @@ import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './17638000070
 import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './1763800013400-SecretsHashPendingCodesAndAutostartTokens';
 import { SandboxesKeysAndSettings1763800016000 } from './1763800016000-SandboxesKeysAndSettings';
 import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-SandboxesScopeEveryTable';
+import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreateEntries';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   SecretsHashPendingCodesAndAutostartTokens1763800013400,
   SandboxesScopeEveryTable1763800015000,
   SandboxesKeysAndSettings1763800016000,
+  JournalCreateEntries1763800030000,
 ];

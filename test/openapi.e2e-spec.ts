@@ -55,7 +55,9 @@ const NON_JSON = /^(application\/(yaml|x-yaml)|text\/(html|yaml)|image\/)/;
 
 /** Ids the sandbox issues are UUIDs (contract §2); these `_id` fields are not. */
 // sandbox_id: a UUID, or the default sandbox's literal `default` (contract §13), described by a pattern.
-const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id', 'sandbox_id'];
+const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id', 'sandbox_id', 'request_id'];
+/** A journal entry's caller id is an organization id, a partner_id or a personal number (contract §14). */
+const NOT_UUID_FIELDS = ['JournalCallerDto.id'];
 
 interface Schema {
   $ref?: string;
@@ -241,7 +243,7 @@ describe('OpenAPI description (contract §1)', () => {
         if (/_ip$/.test(property) && !s.pattern && !(s.anyOf ?? s.oneOf ?? [s]).every((f) => ['ipv4', 'ipv6'].includes(f.format ?? ''))) {
           wrong.push({ where, needs: 'format ipv4/ipv6' });
         }
-        if ((property === 'id' || /_id$/.test(property)) && !NOT_UUID_IDS.includes(property)) {
+        if ((property === 'id' || /_id$/.test(property)) && !NOT_UUID_IDS.includes(property) && !NOT_UUID_FIELDS.includes(where)) {
           const item = s.type === 'array' ? s.items ?? {} : s;
           if (item.format !== 'uuid') wrong.push({ where, needs: 'format uuid' });
         }
@@ -487,11 +489,12 @@ describe('OpenAPI description (contract §1)', () => {
       const validator = new OpenApiResponseValidator(JSON.parse(raw));
       const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8', headers: Record<string, string> = {}) =>
         ({ status, body, text: JSON.stringify(body), headers: { 'content-type': contentType, 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }))).not.toThrow();
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok', extra: 1 }))).toThrow(/additional properties/);
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(418, { status: 'ok' }))).toThrow(/status 418 is not documented/);
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }, 'text/plain'))).toThrow(/content type "text\/plain"/);
-      expect(() => validator.check('GET', 'http://sandbox/health', { ...answer(200, { status: 'ok' }), headers: { 'content-type': 'application/json' } } as never)).toThrow(/X-Request-Id is missing/);
+      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0 } } };
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy))).not.toThrow();
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { ...healthy, extra: 1 }))).toThrow(/additional properties/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(418, healthy))).toThrow(/status 418 is not documented/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy, 'text/plain'))).toThrow(/content type "text\/plain"/);
+      expect(() => validator.check('GET', 'http://sandbox/health', { ...answer(200, healthy), headers: { 'content-type': 'application/json' } } as never)).toThrow(/X-Request-Id is missing/);
       const notFound = { type: 'about:blank', title: 'Not Found', status: 404, instance: '/nowhere', reason: { code: 'NOT_FOUND', message: 'No route matches this method and path.' } };
       expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(404, notFound, 'application/problem+json; charset=utf-8'))).not.toThrow();
       expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(200, {}))).toThrow(/not in the document/);

@@ -54,6 +54,10 @@ const SECRET_FIELDS = new Set(
   ].map(normalized),
 );
 
+const FORM = 'application/x-www-form-urlencoded';
+/** A form (as text, or as the parser's object) is read by both lists: its names are parameters and fields alike. */
+const FORM_SECRETS = new Set([...SECRET_PARAMETERS, ...SECRET_FIELDS]);
+
 /** Headers that carry a credential; the certificate header is summarized instead. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-admin-key']);
 export const CERTIFICATE_HEADERS: ReadonlySet<string> = new Set(['x-psd2-client-test-cert']);
@@ -123,8 +127,8 @@ export function redactBody(body: unknown, contentType: string | undefined, descr
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
   let redacted: unknown;
-  if (typeof text !== 'string') redacted = redactJson(text, describe);
-  else if (type === 'application/x-www-form-urlencoded') redacted = redactJson(Object.fromEntries(new URLSearchParams(text)), describe, SECRET_PARAMETERS);
+  if (typeof text !== 'string') redacted = redactJson(text, describe, type === FORM ? FORM_SECRETS : SECRET_FIELDS);
+  else if (type === FORM) redacted = redactJson(Object.fromEntries(new URLSearchParams(text)), describe, FORM_SECRETS);
   else if (type === 'application/json' || type.endsWith('+json')) redacted = parsedJson(text, describe);
   else return { body: `[${type || 'no content type'}, ${Buffer.byteLength(text)} bytes]` };
   return limited(redacted);

@@ -14,6 +14,7 @@ const OUTSIDE_SANDBOX_DB: Record<string, string> = {
   'libs/common/src/health/database-health.ts': 'SELECT 1: the service, not a sandbox',
   'libs/common/src/sandbox/sandbox-registry.ts': 'the sandbox table itself: which sandboxes exist, not their data',
   'libs/common/src/jobs/job-lease.repository.ts': 'job_lease guards processes, not a sandbox',
+  'libs/common/src/journal/journal-store.ts': "the journal's batches and retention span every sandbox (each row still names its sandbox_id)",
 };
 
 function sources(dir: string): string[] {
