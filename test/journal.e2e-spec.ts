@@ -372,6 +372,50 @@ describe('contract §14 request journal: never fails a request, can be turned of
     }
   });
 
+  it('contract §14: entries still buffered are written when the app shuts down', async () => {
+    const t = await createTestApp();
+    // The embedded database goes with the app: what reached it is seen as the writes it answered.
+    const dataSource = t.app.get(DataSource);
+    const query = dataSource.query.bind(dataSource);
+    const written: string[] = [];
+    dataSource.query = (async (sql: string, parameters?: unknown[]) => {
+      const result: unknown = await query(sql, parameters);
+      if (/^\s*INSERT INTO journal_entry/.test(sql) && Array.isArray(result) && result.length > 0) written.push(...(parameters![1] as string[]));
+      return result;
+    }) as typeof dataSource.query;
+    const id = newRequestId('at-shutdown');
+    try {
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);
+      // The entry is built once the answer is out; then the app stops, well within the writer's second.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(written).not.toContain(id);
+    } finally {
+      await t.close();
+    }
+    expect(written).toContain(id);
+  });
+
+  it('contract §14 (issue 16): the journal\'s reads by sandbox, by caller and by request id, and the age retention, are index-backed', async () => {
+    const t = await createTestApp();
+    try {
+      const dataSource = t.app.get(DataSource);
+      const plan = async (sql: string, parameters: unknown[]) => {
+        // With a handful of rows a sequential scan is cheapest; with it off, the plan shows which index the query's shape can use.
+        return dataSource.transaction(async (manager) => {
+          await manager.query('SET LOCAL enable_seqscan = off');
+          const rows: Array<{ 'QUERY PLAN': string }> = await manager.query(`EXPLAIN ${sql}`, parameters);
+          return rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
+      };
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND seq < $2 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 1000])).toMatch(/Index (Only )?Scan Backward using journal_entry_pkey/);
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND caller_kind = $2 AND caller_id = $3 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 'tpp', 'x'])).toMatch(/Index (Only )?Scan Backward using journal_entry_caller/);
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2 ORDER BY journal_entry.seq DESC LIMIT 1`, ['default', 'r-1'])).toMatch(/Index (Only )?Scan Backward using journal_entry_request_id/);
+      expect(await plan(`SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) ORDER BY arrived_at LIMIT $2`, [7, 1000])).toMatch(/Index Scan (using|on) journal_entry_arrived_at/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('contract §14: JOURNAL=off records nothing and sends no Sandbox-Hints', async () => {
     const t = await createTestApp({ env: { JOURNAL: 'off' }, imports: [HintRaisingModule] });
     try {
