@@ -405,9 +405,9 @@ describe('OpenAPI description (contract §1)', () => {
       expect(doc.components.schemas.OAuthErrorDto.properties!.error.enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
     });
 
-    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s (contract §2, §5, §7, §14)', () => {
+    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
       const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
-      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
+      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
       const wrong: Array<Record<string, unknown>> = [];
       for (const [where, operation] of operations()) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, { $ref?: string }> }>)) {
@@ -416,6 +416,9 @@ describe('OpenAPI description (contract §1)', () => {
           if (['429', '503'].includes(status) && !has('Retry-After')) wrong.push({ where, status, needs: 'Retry-After' });
           if (status === '401' && where !== 'POST /psd2/auth/1.0/token' && !has('WWW-Authenticate')) wrong.push({ where, status, needs: 'WWW-Authenticate' });
           if (status === '401' && where === 'POST /psd2/auth/1.0/token' && response.headers?.['WWW-Authenticate']) wrong.push({ where, status, needsNo: 'WWW-Authenticate' });
+          // Contract §14: hints come on every route the journal records, never on the admin, lifecycle or journal routes.
+          const recorded = !/^[A-Z]+ \/(admin|sandboxes|health|openapi\.json|docs|sandbox\/requests)(\/|$)/.test(where) && !/^[A-Z]+ \/$/.test(where);
+          if (recorded !== has('Sandbox-Hints')) wrong.push({ where, status, [recorded ? 'needs' : 'needsNo']: 'Sandbox-Hints' });
         }
       }
       expect(wrong).toEqual([]);
@@ -428,14 +431,14 @@ describe('OpenAPI description (contract §1)', () => {
       expect(savings.deprecated).toBe(true);
       expect(savings.operationId).not.toEqual((doc.paths['/psd2/savings/3.0/accounts/{accountNumber}/transfers'].post as { operationId?: string }).operationId);
       const headersOf = (operation: Operation, status: string) => Object.keys((operation.responses[status] as { headers?: object }).headers ?? {}).sort();
-      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sunset', 'X-Request-Id']);
-      expect(headersOf(savings, '410')).toEqual(['Link', 'X-Request-Id']);
+      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'Sunset', 'X-Request-Id']);
+      expect(headersOf(savings, '410')).toEqual(['Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(doc.paths['/api/loan-application/1.0/mortgages/sign-bankid/{loanApplicationId}/applicant/{participantId}']?.put).toBeDefined();
       expect(doc.paths['/partner/api/signing/1.0/start']?.post).toBeDefined();
       expect(doc.paths['/applications/pre-approval']?.post).toBeDefined();
       // The pre-approval path that never ends: Deprecation only, and no 410 (contract §12).
       const forever = doc.paths['/api/loan-application/1.0/mortgages/preapproval'].post;
-      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'X-Request-Id']);
+      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(forever.responses).not.toHaveProperty('410');
     });
 
