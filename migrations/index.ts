@@ -10,6 +10,7 @@ import { MortgageCreatePreApprovalsAndLoanApplications1763800005000 } from './17
 import { EnterpriseCreateTokens1763800006000 } from './1763800006000-EnterpriseCreateTokens';
 import { SandboxCreateMaintenanceWindowEvents1763800007000 } from './1763800007000-SandboxCreateMaintenanceWindowEvents';
 import { SecretsHashPendingCodesAndAutostartTokens1763800013400 } from './1763800013400-SecretsHashPendingCodesAndAutostartTokens';
+import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFinalReported';
 import { SandboxesKeysAndSettings1763800016000 } from './1763800016000-SandboxesKeysAndSettings';
 import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-SandboxesScopeEveryTable';
 import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreateEntries';
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SandboxesScopeEveryTable1763800015000,
   SandboxesKeysAndSettings1763800016000,
   JournalCreateEntries1763800030000,
+  EidRecordFinalReported1763800031000,
 ];
