@@ -16,6 +16,8 @@ import { SandboxesScopeEveryTable1763800015000 } from './1763800015000-Sandboxes
 import { JobsDueWorkAcrossSandboxes1763800017000 } from './1763800017000-JobsDueWorkAcrossSandboxes';
 import { SandboxesForeignKeysIncludeSandbox1763800018000 } from './1763800018000-SandboxesForeignKeysIncludeSandbox';
 import { SandboxesCreationLog1763800019000 } from './1763800019000-SandboxesCreationLog';
+import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreateEntries';
+import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFinalReported';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -37,4 +39,6 @@ export const MIGRATIONS = [
   SandboxesForeignKeysIncludeSandbox1763800018000,
   SandboxesCreationLog1763800019000,
   SandboxesChangeFeed1763800020000,
+  JournalCreateEntries1763800030000,
+  EidRecordFinalReported1763800031000,
 ];

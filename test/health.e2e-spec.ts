@@ -7,8 +7,11 @@ describe('health (contract §1)', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 200 {"status":"ok"} without auth when the database answers (contract §1)', async () => {
+  it('answers 200 {"status":"ok"} without auth when the database answers (contract §1), with the journal\'s details (contract §14)', async () => {
     const res = await t.http.get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({
+      status: 'ok',
+      details: { journal: { recording: true, buffered: expect.any(Number), written: expect.any(Number), lost: 0, failed_writes: 0 } },
+    });
   });
 });

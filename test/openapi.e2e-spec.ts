@@ -55,7 +55,9 @@ const NON_JSON = /^(application\/(yaml|x-yaml)|text\/(html|yaml)|image\/)/;
 
 /** Ids the sandbox issues are UUIDs (contract §2); these `_id` fields are not. */
 // sandbox_id: a UUID, or the default sandbox's literal `default` (contract §13), described by a pattern.
-const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id', 'sandbox_id'];
+const NOT_UUID_IDS = ['organization_id', 'client_id', 'user_id', 'sandbox_id', 'request_id'];
+/** A journal entry's caller id is an organization id, a partner_id or a personal number (contract §14). */
+const NOT_UUID_FIELDS = ['JournalCallerDto.id'];
 
 interface Schema {
   $ref?: string;
@@ -241,7 +243,7 @@ describe('OpenAPI description (contract §1)', () => {
         if (/_ip$/.test(property) && !s.pattern && !(s.anyOf ?? s.oneOf ?? [s]).every((f) => ['ipv4', 'ipv6'].includes(f.format ?? ''))) {
           wrong.push({ where, needs: 'format ipv4/ipv6' });
         }
-        if ((property === 'id' || /_id$/.test(property)) && !NOT_UUID_IDS.includes(property)) {
+        if ((property === 'id' || /_id$/.test(property)) && !NOT_UUID_IDS.includes(property) && !NOT_UUID_FIELDS.includes(where)) {
           const item = s.type === 'array' ? s.items ?? {} : s;
           if (item.format !== 'uuid') wrong.push({ where, needs: 'format uuid' });
         }
@@ -403,9 +405,9 @@ describe('OpenAPI description (contract §1)', () => {
       expect(doc.components.schemas.OAuthErrorDto.properties!.error.enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
     });
 
-    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s (contract §2, §5, §7, §14)', () => {
+    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
       const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
-      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
+      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
       const wrong: Array<Record<string, unknown>> = [];
       for (const [where, operation] of operations()) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, { $ref?: string }> }>)) {
@@ -414,6 +416,9 @@ describe('OpenAPI description (contract §1)', () => {
           if (['429', '503'].includes(status) && !has('Retry-After')) wrong.push({ where, status, needs: 'Retry-After' });
           if (status === '401' && where !== 'POST /psd2/auth/1.0/token' && !has('WWW-Authenticate')) wrong.push({ where, status, needs: 'WWW-Authenticate' });
           if (status === '401' && where === 'POST /psd2/auth/1.0/token' && response.headers?.['WWW-Authenticate']) wrong.push({ where, status, needsNo: 'WWW-Authenticate' });
+          // Contract §14: hints come on every route the journal records, never on the admin, lifecycle or journal routes.
+          const recorded = !/^[A-Z]+ \/(admin|sandboxes|health|openapi\.json|docs|sandbox\/requests)(\/|$)/.test(where) && !/^[A-Z]+ \/$/.test(where);
+          if (recorded !== has('Sandbox-Hints')) wrong.push({ where, status, [recorded ? 'needs' : 'needsNo']: 'Sandbox-Hints' });
         }
       }
       expect(wrong).toEqual([]);
@@ -426,14 +431,14 @@ describe('OpenAPI description (contract §1)', () => {
       expect(savings.deprecated).toBe(true);
       expect(savings.operationId).not.toEqual((doc.paths['/psd2/savings/3.0/accounts/{accountNumber}/transfers'].post as { operationId?: string }).operationId);
       const headersOf = (operation: Operation, status: string) => Object.keys((operation.responses[status] as { headers?: object }).headers ?? {}).sort();
-      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sunset', 'X-Request-Id']);
-      expect(headersOf(savings, '410')).toEqual(['Link', 'X-Request-Id']);
+      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'Sunset', 'X-Request-Id']);
+      expect(headersOf(savings, '410')).toEqual(['Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(doc.paths['/api/loan-application/1.0/mortgages/sign-bankid/{loanApplicationId}/applicant/{participantId}']?.put).toBeDefined();
       expect(doc.paths['/partner/api/signing/1.0/start']?.post).toBeDefined();
       expect(doc.paths['/applications/pre-approval']?.post).toBeDefined();
       // The pre-approval path that never ends: Deprecation only, and no 410 (contract §12).
       const forever = doc.paths['/api/loan-application/1.0/mortgages/preapproval'].post;
-      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'X-Request-Id']);
+      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(forever.responses).not.toHaveProperty('410');
     });
 
@@ -487,11 +492,12 @@ describe('OpenAPI description (contract §1)', () => {
       const validator = new OpenApiResponseValidator(JSON.parse(raw));
       const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8', headers: Record<string, string> = {}) =>
         ({ status, body, text: JSON.stringify(body), headers: { 'content-type': contentType, 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }))).not.toThrow();
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok', extra: 1 }))).toThrow(/additional properties/);
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(418, { status: 'ok' }))).toThrow(/status 418 is not documented/);
-      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { status: 'ok' }, 'text/plain'))).toThrow(/content type "text\/plain"/);
-      expect(() => validator.check('GET', 'http://sandbox/health', { ...answer(200, { status: 'ok' }), headers: { 'content-type': 'application/json' } } as never)).toThrow(/X-Request-Id is missing/);
+      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0 } } };
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy))).not.toThrow();
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { ...healthy, extra: 1 }))).toThrow(/additional properties/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(418, healthy))).toThrow(/status 418 is not documented/);
+      expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy, 'text/plain'))).toThrow(/content type "text\/plain"/);
+      expect(() => validator.check('GET', 'http://sandbox/health', { ...answer(200, healthy), headers: { 'content-type': 'application/json' } } as never)).toThrow(/X-Request-Id is missing/);
       const notFound = { type: 'about:blank', title: 'Not Found', status: 404, instance: '/nowhere', reason: { code: 'NOT_FOUND', message: 'No route matches this method and path.' } };
       expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(404, notFound, 'application/problem+json; charset=utf-8'))).not.toThrow();
       expect(() => validator.check('GET', 'http://sandbox/nowhere', answer(200, {}))).toThrow(/not in the document/);

@@ -2,7 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMet
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
-import { isIpAddress, type Principal, type RequestWithPrincipal, ValidationFailed } from '@app/common';
+import { isIpAddress, type Principal, RequestHints, type RequestWithPrincipal, ValidationFailed } from '@app/common';
 import type { TokenKind } from './tokens/token-kinds';
 
 /**
@@ -36,6 +36,7 @@ export class PsuIpAddressGuard implements CanActivate {
       return true;
     }
     if (rule && isRequired(rule, request.principal)) {
+      RequestHints.raise('MISSING_PSU_IP');
       throw new ValidationFailed('The PSU-IP-Address header (the PSU\'s IPv4 or IPv6 address) is required on this call' + (rule.requiredFor === 'every-call' ? '' : ' with this token'));
     }
     return true;

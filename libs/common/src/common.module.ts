@@ -27,10 +27,16 @@ import { JobRegistry } from './jobs/job.registry';
 import { JobRunner } from './jobs/job-runner';
 import { JobsDb } from './jobs/jobs-db';
 import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
+import { JournalCertificates } from './journal/journal-certificates';
+import { JournalRecorder } from './journal/journal-recorder';
+import { JournalRepository } from './journal/journal.repository';
+import { JournalRetentionJob } from './journal/journal-retention.job';
+import { JournalStore } from './journal/journal-store';
+import { JournalWriter } from './journal/journal-writer';
 
 /**
  * The shared kernel every lib relies on: the sandbox data access (SandboxDb), the sandbox clock, the job runner, the deny-by-default
- * guard with the admin policy, the problem-details filter, the strict validation pipe and health.
+ * guard with the admin policy, the problem-details filter, the strict validation pipe, the request journal (contract §14) and health.
  * Needs SandboxConfigModule, LoggingModule and DatabaseModule beside it (AppModule wires them).
  */
 @Global()
@@ -57,12 +63,19 @@ import { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
     RequestGates,
     PersonalNumberReader,
     PersonalNumberPipe,
+    JournalStore,
+    JournalWriter,
+    JournalCertificates,
+    JournalRecorder,
+    JournalRepository,
+    JournalRetentionJob,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
   ],
-  exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe],
+  exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe,
+    JournalWriter, JournalCertificates, JournalRecorder, JournalRepository],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -45,7 +45,7 @@ export { principalOf } from './access/access-strategy';
 export type { AccessStrategy, Principal, PrincipalKind, PrincipalOf, Principals, RequestWithPrincipal } from './access/access-strategy';
 export { AccessStrategyRegistry } from './access/access-strategy.registry';
 export { BearerAuthenticator } from './access/bearer-token';
-export type { DueWork, SandboxJob } from './jobs/sandbox-job';
+export type { DueWork, SandboxJob, ServiceJob } from './jobs/sandbox-job';
 export { JobRegistry } from './jobs/job.registry';
 export { JobRunner } from './jobs/job-runner';
 export { ADMIN_PROBLEMS, ApiProblems, ProblemDto } from './openapi/api-problems.decorator';
@@ -90,3 +90,16 @@ export {
   STOCKHOLM,
 } from './values/stockholm-time';
 export type { CalendarDate } from './values/stockholm-time';
+export { HINT_CATALOGUE, HINT_CODES, hintOf } from './journal/hint-catalogue';
+export type { Hint, HintCode, HintParams } from './journal/hint-catalogue';
+export { RequestHints } from './journal/request-hints';
+export { RequestCaller } from './journal/request-caller';
+export { CALLER_KINDS } from './journal/journal-entry';
+export type { CallerKind, JournalCaller } from './journal/journal-entry';
+export { JournalCertificates } from './journal/journal-certificates';
+export type { CertificateDescriber, CertificateSummary } from './journal/journal-redaction';
+export { JournalWriter } from './journal/journal-writer';
+export type { JournalHealth } from './journal/journal-writer';
+export { JournalRepository } from './journal/journal.repository';
+export type { JournalEntry, JournalFilter, JournalPage } from './journal/journal.repository';
+export { SANDBOX_HINTS_HEADER } from './journal/journal-recorder';

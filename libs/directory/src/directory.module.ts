@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidUserDirectory } from '@app/eid';
+import { JournalCertificateDescriber } from './certificates/journal-certificate-describer';
 import { PartnerEntity } from './partners/partner.entity';
 import { PartnerRepository } from './partners/partner.repository';
 import { PartnerService } from './partners/partner.service';
@@ -32,6 +33,7 @@ import { EidUsersAdapter } from './users/eid-users.adapter';
     PartnerAccessStrategy,
     TppRepository,
     TppRegistry,
+    JournalCertificateDescriber,
   ],
   exports: [UserService, EidUserDirectory, PartnerService, PartnerCredentials, EndUserCredentials, TppRegistry],
 })

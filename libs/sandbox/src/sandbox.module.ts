@@ -10,6 +10,9 @@ import { DowntimeGate } from './downtime/downtime.gate';
 import { MaintenanceWindowsController } from './downtime/maintenance-windows.controller';
 import { RetiredVersionGate } from './retired/retired-version.gate';
 import { RetiredVersionsOpenApi } from './retired/retired-versions.openapi';
+import { AdminRequestsController, SandboxRequestsController } from './journal/journal.controllers';
+import { JournalReaderStrategy } from './journal/journal-reader.strategy';
+import { JournalService } from './journal/journal.service';
 import { AdminJobsController } from './jobs/admin-jobs.controller';
 import { AdminPartnersController } from './partners/admin-partners.controller';
 import { AdminSeedController } from './seed/admin-seed.controller';
@@ -37,8 +40,10 @@ import { AdminUsersService } from './users/admin-users.service';
     TestCertificateController,
     MaintenanceWindowsController,
     SandboxesController,
+    AdminRequestsController,
+    SandboxRequestsController,
   ],
-  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi],
+  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

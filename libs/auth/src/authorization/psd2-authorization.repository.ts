@@ -67,6 +67,19 @@ export class Psd2AuthorizationRepository {
     return rows.length === 1;
   }
 
+  /** Real milliseconds since the last answered QR_CODE poll (read on a refused poll only, for its hint). */
+  async msSinceLastPoll(pendingCodeHash: string): Promise<number | null> {
+    const rows = returnedRows<{ elapsed_ms: number | string | null }>(
+      await this.db.query(
+        `SELECT floor(extract(epoch FROM clock_timestamp() - last_polled_at) * 1000)::int AS elapsed_ms
+           FROM psd2_authorization WHERE sandbox_id = $1 AND pending_code_hash = $2`,
+        [pendingCodeHash],
+      ),
+    );
+    const elapsed = rows[0]?.elapsed_ms;
+    return elapsed === null || elapsed === undefined ? null : Math.max(0, Number(elapsed));
+  }
+
   /** Marks the code used; false when it already was (single use, atomic). */
   async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     const rows = returnedRows(

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { hashUuidSecret, type PersonalNumber, PersonalNumberReader, SandboxConfig, ValidationFailed } from '@app/common';
+import { hashUuidSecret, type PersonalNumber, PersonalNumberReader, RequestHints, SandboxConfig, ValidationFailed } from '@app/common';
 import { UserService } from '@app/directory';
 import { type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
 import type { Psd2Client } from '../certificate/psd2-client';
-import { parseScopes, ROLE_OF_SCOPE, type Scope } from '../scopes';
+import { parseScopes, ROLE_OF_SCOPE, type Scope, scopesOfRoles, scopeText } from '../scopes';
 import { AuthenticationStatusDto, StartAuthenticationDto, StartAuthenticationResponseDto } from './authorization.dto';
 import { type AuthFlow, Psd2AuthorizationEntity } from './psd2-authorization.entity';
 import { Psd2AuthorizationRepository } from './psd2-authorization.repository';
@@ -33,6 +33,8 @@ export class Psd2AuthorizationService {
     for (const scope of scopes) {
       if (!context.client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
     }
+    const allowed = scopesOfRoles(context.client.roles);
+    if (scopes.length < allowed.length) RequestHints.raise('SCOPE_NARROWER_THAN_CERTIFICATE', { asked: scopeText(scopes), roles: scopeText(allowed) });
     const personalNumber = await this.psu(context.sandboxUser);
     const order = await this.eid.start({
       kind: 'authentication',
@@ -66,7 +68,11 @@ export class Psd2AuthorizationService {
     const authorization = await this.authorizations.findRef(hashUuidSecret(pendingCode), client.tpp.id);
     if (!authorization) throw new UnknownPendingCode();
     const qrMode = authorization.startMode === 'QR_CODE';
-    if (qrMode && !(await this.authorizations.recordQrPoll(authorization.pendingCodeHash))) throw new PollingTooFast();
+    if (qrMode && !(await this.authorizations.recordQrPoll(authorization.pendingCodeHash))) {
+      const elapsedMs = await this.authorizations.msSinceLastPoll(authorization.pendingCodeHash);
+      if (elapsedMs !== null) RequestHints.raise('POLLED_TOO_FAST', { elapsedMs });
+      throw new PollingTooFast();
+    }
     return toStatus(await this.eid.poll(authorization.eidOrderId), qrMode);
   }
 

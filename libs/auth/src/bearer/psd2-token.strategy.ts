@@ -1,11 +1,11 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, type PrincipalOf, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, formatStockholmOffset, hashSecret, type PrincipalOf, RequestHints, Unauthorized } from '@app/common';
 import { RoleNotInCertificate, ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
 import { ROLE_OF_SCOPE, type Scope } from '../scopes';
-import { type AccessTokenGrant, TokenRepository } from '../tokens/token.repository';
+import { type IssuedAccessToken, TokenRepository } from '../tokens/token.repository';
 import { TOKEN_KINDS, type TokenKind } from '../tokens/token-kinds';
 import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2-token.decorators';
 
@@ -17,10 +17,13 @@ import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2
 export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PSD2_TOKEN_STRATEGY;
   /** The token by its SHA-256, one indexed query; unknown or expired is 401. */
-  private readonly bearer = new BearerAuthenticator<AccessTokenGrant>(async (value) => {
+  private readonly bearer = new BearerAuthenticator<IssuedAccessToken>(async (value, request) => {
     const grant = await this.tokens.findAccessToken(hashSecret(value));
+    if (grant && grant.expiresAt <= this.clock.now()) this.expired.set(request, grant);
     return grant && grant.expiresAt > this.clock.now() ? grant : null;
   }, 'The access token is missing, unknown or expired (Authorization: Bearer <access_token>).');
+  /** A request's refused token that had expired, for the hint of its 401 (contract §14 TOKEN_EXPIRED). */
+  private readonly expired = new WeakMap<Request, IssuedAccessToken>();
 
   constructor(
     private readonly certificates: Psd2CertificateStrategy,
@@ -37,7 +40,10 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
   async authenticate(context: ExecutionContext): Promise<PrincipalOf<'psd2-caller'>> {
     const request = context.switchToHttp().getRequest<Request>();
     const client = await this.certificates.identify(request);
-    const token = await this.bearer.authenticate(request);
+    const token = await this.bearer.authenticate(request).catch((error: unknown) => {
+      this.hintExpired(request, client.tpp.id);
+      throw error;
+    });
     if (token.tppId !== client.tpp.id) throw new Unauthorized('This access token was issued to another TPP.', { bearerRefused: true });
     const kinds = this.metadata<TokenKind[]>(ALLOWED_TOKEN_KINDS, context) ?? [...TOKEN_KINDS];
     if (!kinds.includes(token.kind)) throw new TokenKindNotAllowed(token.kind);
@@ -47,6 +53,17 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
       if (!client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
     }
     return { kind: 'psd2-caller', caller: { ...client, token } };
+  }
+
+  /** TOKEN_EXPIRED (contract §14, bank §5.5): when and after how long this TPP's own token expired. */
+  private hintExpired(request: Request, tppId: string): void {
+    const token = this.expired.get(request);
+    if (!token || token.tppId !== tppId) return;
+    RequestHints.raise('TOKEN_EXPIRED', {
+      expiredAt: formatStockholmOffset(token.expiresAt),
+      secondsAgo: Math.floor((this.clock.now().getTime() - token.expiresAt.getTime()) / 1000),
+      lifetimeSeconds: Math.round((token.expiresAt.getTime() - token.issuedAt.getTime()) / 1000),
+    });
   }
 
   private metadata<T>(key: string, context: ExecutionContext): T | undefined {

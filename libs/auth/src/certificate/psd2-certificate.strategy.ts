@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, RequestCaller, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
 import { tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
 import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
@@ -50,6 +50,8 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
       if (!(error instanceof UnreadableCertificate)) throw error;
       throw new Unauthorized(`X-PSD2-CLIENT-TEST-CERT: ${error.message}.`);
     }
+    // The journal's caller from here on, whatever is refused next (contract §14).
+    RequestCaller.identify(request, { kind: 'tpp', id: tppIdentifier(certificate) });
     return { tpp: await this.tppOf(certificate), roles: certificate.roles };
   }
 

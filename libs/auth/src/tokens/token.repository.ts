@@ -5,15 +5,19 @@ import { REFRESH_USES_PER_DAY } from './token-kinds';
 
 /** An access token's grant: its row without the hash and issue time. */
 export type AccessTokenGrant = Omit<Psd2AccessTokenEntity, 'tokenHash' | 'issuedAt'>;
+/** A grant as read back: with its issue time (a refused expired token's hint says how long it lived). */
+export type IssuedAccessToken = AccessTokenGrant & Pick<Psd2AccessTokenEntity, 'issuedAt'>;
 
 export interface RefreshUse {
   personalNumber: string;
+  /** This use's number on its Stockholm day (1–4). */
+  usesToday: number;
 }
 
 /** Access tokens, refresh tokens and consents, by the SHA-256 of the token values. */
 @Injectable()
 export class TokenRepository {
-  private readonly grants = this.db.rows(Psd2AccessTokenEntity, ['tokenHash', 'issuedAt']);
+  private readonly grants = this.db.rows(Psd2AccessTokenEntity, ['tokenHash']);
 
   constructor(private readonly db: SandboxDb) {}
 
@@ -26,7 +30,7 @@ export class TokenRepository {
   }
 
   /** One indexed read per authenticated call (the hot path of every AIS/PIS call). */
-  async findAccessToken(tokenHash: string): Promise<AccessTokenGrant | null> {
+  async findAccessToken(tokenHash: string): Promise<IssuedAccessToken | null> {
     return this.grants.first(await this.db.query(`SELECT ${this.grants.select()} FROM psd2_access_token WHERE sandbox_id = $1 AND token_hash = $2`, [tokenHash]));
   }
 
@@ -51,7 +55,7 @@ export class TokenRepository {
    * any of that fails; concurrent uses can never exceed the limit.
    */
   async useRefreshToken(tokenHash: string, tppId: string, now: Date, today: string): Promise<RefreshUse | null> {
-    const rows = returnedRows<{ personal_number: string }>(
+    const rows = returnedRows<{ personal_number: string; uses_count: number }>(
       await this.db.query(
         `UPDATE psd2_refresh_token r
             SET uses_count = CASE WHEN r.uses_day = $5::date THEN r.uses_count + 1 ELSE 1 END,
@@ -59,10 +63,21 @@ export class TokenRepository {
           WHERE r.sandbox_id = $1 AND r.token_hash = $2 AND r.tpp_id = $3 AND r.expires_at > $4
             AND (r.uses_day IS DISTINCT FROM $5::date OR r.uses_count < $6)
             AND EXISTS (SELECT 1 FROM psd2_consent c WHERE c.sandbox_id = $1 AND c.id = r.consent_id AND c.expires_at > $4)
-          RETURNING r.personal_number`,
+          RETURNING r.personal_number, r.uses_count`,
         [tokenHash, tppId, now, today, REFRESH_USES_PER_DAY],
       ),
     );
-    return rows[0] ? { personalNumber: rows[0].personal_number } : null;
+    return rows[0] ? { personalNumber: rows[0].personal_number, usesToday: Number(rows[0].uses_count) } : null;
+  }
+
+  /** Whether this TPP's refresh token was refused for its uses today (read on a refusal only, for its hint). */
+  async refreshLimitReached(tokenHash: string, tppId: string, today: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `SELECT 1 FROM psd2_refresh_token WHERE sandbox_id = $1 AND token_hash = $2 AND tpp_id = $3 AND uses_day = $4::date AND uses_count >= $5`,
+        [tokenHash, tppId, today, REFRESH_USES_PER_DAY],
+      ),
+    );
+    return rows.length === 1;
   }
 }

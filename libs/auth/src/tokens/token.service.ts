@@ -1,5 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, stockholmToday, ValidationFailed } from '@app/common';
+import {
+  addDays,
+  Clock,
+  formatStockholmOffset,
+  hashSecret,
+  hashUuidSecret,
+  isUuid,
+  newSecret,
+  type PersonalNumber,
+  PersonalNumberReader,
+  RequestHints,
+  stockholmInstant,
+  stockholmToday,
+  ValidationFailed,
+} from '@app/common';
 import { TppRegistry, UserService } from '@app/directory';
 import { EidOrderService, isOpenOrder } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
@@ -14,6 +28,7 @@ import {
   PENDING_CODE_EXCHANGE_WINDOW_S,
   REFRESH_TOKEN_LIFETIME_S,
   REFRESHED_TOKEN_LIFETIME_S,
+  REFRESH_USES_PER_DAY,
   type TokenKind,
 } from './token-kinds';
 
@@ -70,6 +85,8 @@ export class TokenService {
       throw new OAuthError('expired_token', 'The pending_code was not exchanged within 5 minutes of completion.');
     }
     await this.requireKyc(order.personalNumber);
+    // Allowed, but the documented flow reads COMPLETE from status first (contract §14, bank §3.1).
+    if (order.finalReportedAt === null) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
     if (!(await this.authorizations.claimExchange(authorization.pendingCodeHash, now))) {
       throw invalidGrant('The pending_code has already been exchanged.');
     }
@@ -101,9 +118,14 @@ export class TokenService {
     await this.requireKyc(owner);
     const now = this.clock.now();
     const today = stockholmToday(now);
-    if (!(await this.tokens.useRefreshToken(tokenHash, client.tpp.id, now, today))) {
+    const use = await this.tokens.useRefreshToken(tokenHash, client.tpp.id, now, today);
+    if (!use) {
+      if (await this.tokens.refreshLimitReached(tokenHash, client.tpp.id, today)) {
+        RequestHints.raise('REFRESH_LIMIT_REACHED', { retryAt: formatStockholmOffset(stockholmInstant(addDays(today, 1))) });
+      }
       throw invalidGrant('The refresh_token has expired, its consent has lapsed, or it was used 4 times today (Stockholm time).');
     }
+    if (use.usesToday === REFRESH_USES_PER_DAY) RequestHints.raise('REFRESH_LAST_USE_TODAY');
     return this.accessToken({ kind: 'authorize', tppId: client.tpp.id, personalNumber: owner, scopes: ['AIS'], lifetimeS: REFRESHED_TOKEN_LIFETIME_S }, now);
   }
 
@@ -118,7 +140,7 @@ export class TokenService {
     }
     const user = await this.users.find(personalNumber);
     if (!user) throw invalidGrant(`user_id ${personalNumber} is not a sandbox user.`);
-    if (!user.kycCompleted) throw kycRequired();
+    if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
     const lifetimeS = (await this.tpps.settingsOf(client.tpp)).nonAuthenticatedTokenLifetimeS;
     return this.accessToken({ kind: 'non_authenticated', tppId: client.tpp.id, personalNumber, scopes: scopesOfRoles(client.roles), lifetimeS }, this.clock.now());
   }
@@ -126,7 +148,7 @@ export class TokenService {
   private async requireKyc(personalNumber: string): Promise<void> {
     const user = await this.users.find(personalNumber as PersonalNumber);
     if (!user) throw invalidGrant(`The user ${personalNumber} no longer exists.`);
-    if (!user.kycCompleted) throw kycRequired();
+    if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
   }
 
   private async accessToken(
@@ -138,6 +160,12 @@ export class TokenService {
     await this.tokens.insertAccessToken(hashSecret(accessToken), { ...bound, expiresAt: new Date(now.getTime() + seconds(lifetimeS)) }, now);
     return { access_token: accessToken, expires_in: lifetimeS, token_type: 'bearer', scope: scopeText(grant.scopes) };
   }
+}
+
+/** Bank §7.1 case 6, with the hint naming the sandbox's admin call that answers KYC (contract §14). */
+function refusedWithoutKyc(personalNumber: string) {
+  RequestHints.raise('KYC_REQUIRED', { personalNumber });
+  return kycRequired();
 }
 
 /** A form parameter, present and a single non-empty value (else invalid_request). */

@@ -15,14 +15,15 @@ export class BearerAuthenticator<T> {
   private readonly presented = new WeakSet<Request>();
 
   constructor(
-    verify: (value: string) => Promise<T | null>,
+    /** Resolves a bearer value (the request: for what the caller's strategy notes about a refusal). */
+    verify: (value: string, request: Request) => Promise<T | null>,
     private readonly missing: string,
   ) {
     this.strategy = new BearerStrategy({ passReqToCallback: true }, (request: Request, value: string, done: (error: unknown, user?: T | false) => void) => {
       // Contract §2: a header we read refuses control characters, before the value reaches a lookup.
       if (hasControlCharacter(value)) return done(new ValidationFailed(`Authorization (the bearer value) ${CONTROL_CHARACTER_RULE}`));
       this.presented.add(request);
-      verify(value).then((user) => done(null, user ?? false), (error: unknown) => done(error));
+      verify(value, request).then((user) => done(null, user ?? false), (error: unknown) => done(error));
     });
   }
 

@@ -33,6 +33,9 @@ describe('configuration (issue 2: validated once at boot)', () => {
       preApprovalDecisionDelayS: 30,
       trustProxy: false,
       logLevel: 'info',
+      journal: true,
+      journalMaxEntries: 1000,
+      journalDays: 7,
     });
   });
 
@@ -56,6 +59,9 @@ describe('configuration (issue 2: validated once at boot)', () => {
       PRE_APPROVAL_DECISION_DELAY_S: '5',
       TRUST_PROXY: 'on',
       LOG_LEVEL: 'debug',
+      JOURNAL: 'off',
+      JOURNAL_MAX_ENTRIES: '50',
+      JOURNAL_DAYS: '2',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -75,6 +81,9 @@ describe('configuration (issue 2: validated once at boot)', () => {
       preApprovalDecisionDelayS: 5,
       trustProxy: true,
       logLevel: 'debug',
+      journal: false,
+      journalMaxEntries: 50,
+      journalDays: 2,
     });
   });
 
@@ -105,6 +114,11 @@ describe('configuration (issue 2: validated once at boot)', () => {
     ['PRE_APPROVAL_DECISION_DELAY_S', 'soon'],
     ['TRUST_PROXY', '2x'],
     ['LOG_LEVEL', 'loud'],
+    ['JOURNAL', 'sometimes'],
+    ['JOURNAL_MAX_ENTRIES', '0'],
+    ['JOURNAL_MAX_ENTRIES', 'lots'],
+    ['JOURNAL_DAYS', '0'],
+    ['JOURNAL_DAYS', '1.5'],
   ])('stops start-up on %s=%p with a message that names it', (name, value) => {
     expect(problemsOf({ [name]: value })).toContain(name);
   });

@@ -112,6 +112,22 @@ export class SandboxEnvironment {
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'JOURNAL must be on or off' })
+  JOURNAL: boolean = true;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'JOURNAL_MAX_ENTRIES must be an integer from 1 to 1000000 (entries kept per sandbox)' })
+  @Min(1, { message: 'JOURNAL_MAX_ENTRIES must be an integer from 1 to 1000000 (entries kept per sandbox)' })
+  @Max(1_000_000, { message: 'JOURNAL_MAX_ENTRIES must be an integer from 1 to 1000000 (entries kept per sandbox)' })
+  JOURNAL_MAX_ENTRIES: number = 1000;
+
+  @Transform(toInteger)
+  @IsInt({ message: 'JOURNAL_DAYS must be an integer from 1 to 3650 (real days an entry is kept)' })
+  @Min(1, { message: 'JOURNAL_DAYS must be an integer from 1 to 3650 (real days an entry is kept)' })
+  @Max(3650, { message: 'JOURNAL_DAYS must be an integer from 1 to 3650 (real days an entry is kept)' })
+  JOURNAL_DAYS: number = 7;
 }
 
 export class InvalidConfiguration extends Error {
@@ -173,6 +189,11 @@ export class SandboxConfig {
   readonly preApprovalDecisionDelayS: number;
   readonly trustProxy: boolean;
   readonly logLevel: LogLevel;
+  /** The request journal and its hints (contract §14); off records nothing and raises no hint. */
+  readonly journal: boolean;
+  /** Journal entries kept per sandbox, and for how many real days at most. */
+  readonly journalMaxEntries: number;
+  readonly journalDays: number;
 
   constructor(env: SandboxEnvironment) {
     this.port = env.PORT;
@@ -193,6 +214,9 @@ export class SandboxConfig {
     this.preApprovalDecisionDelayS = env.PRE_APPROVAL_DECISION_DELAY_S;
     this.trustProxy = env.TRUST_PROXY;
     this.logLevel = env.LOG_LEVEL;
+    this.journal = env.JOURNAL;
+    this.journalMaxEntries = env.JOURNAL_MAX_ENTRIES;
+    this.journalDays = env.JOURNAL_DAYS;
   }
 
   get embeddedInMemory(): boolean {

@@ -4,24 +4,53 @@ import { Public } from '../access/access.decorators';
 import { ApiInterface } from '../openapi/api-interface.decorator';
 import { ApiProblems } from '../openapi/api-problems.decorator';
 import { API_TAG } from '../openapi/api-tags';
+import { JournalWriter } from '../journal/journal-writer';
 import { DatabaseHealth } from './database-health';
+
+export class JournalHealthDto {
+  @ApiProperty({ description: 'Whether requests are recorded (JOURNAL)', example: true })
+  recording: boolean;
+
+  @ApiProperty({ description: 'Entries waiting for the next batch write', example: 0 })
+  buffered: number;
+
+  @ApiProperty({ description: 'Entries written by this instance since it started', example: 1200 })
+  written: number;
+
+  @ApiProperty({ description: 'Entries this instance lost (a failed write, a full buffer); each is logged at warn', example: 0 })
+  lost: number;
+
+  @ApiProperty({ description: 'Batch writes that failed on this instance', example: 0 })
+  failed_writes: number;
+}
+
+export class HealthDetailsDto {
+  @ApiProperty({ type: JournalHealthDto, description: 'The request journal of this instance (contract §14): its failures never fail a request' })
+  journal: JournalHealthDto;
+}
 
 export class HealthResponseDto {
   @ApiProperty({ enum: ['ok'], example: 'ok' })
   status: 'ok';
+
+  @ApiProperty({ type: HealthDetailsDto })
+  details: HealthDetailsDto;
 }
 
 @ApiInterface(API_TAG.sandbox)
 @Controller('health')
 export class HealthController {
-  constructor(private readonly health: DatabaseHealth) {}
+  constructor(
+    private readonly health: DatabaseHealth,
+    private readonly journal: JournalWriter,
+  ) {}
 
   @Get()
   @Public()
-  @ApiOperation({ summary: 'Liveness and database check', description: 'Answers 200 when the database answers (contract §1).' })
+  @ApiOperation({ summary: 'Liveness and database check', description: 'Answers 200 when the database answers (contract §1), with details of this instance\'s request journal (contract §14).' })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiProblems({ status: 503, code: 'DATABASE_UNAVAILABLE', description: 'The database does not answer', message: 'The database does not answer.' })
-  check(): Promise<HealthResponseDto> {
-    return this.health.check();
+  async check(): Promise<HealthResponseDto> {
+    return { ...(await this.health.check()), details: { journal: this.journal.health() } };
   }
 }

@@ -13,6 +13,7 @@ import { enterRequestSandbox, resolveRequestSandbox, routeToSandbox } from '../s
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxContext } from '../sandbox/sandbox-context';
+import { JournalRecorder, withRequestHints } from '../journal/journal-recorder';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -45,11 +46,14 @@ export function configureHttp(app: INestApplication): void {
   // Then the request's sandbox: the /sandboxes/{id} prefix routing (contract §13), before any gate.
   const clock = app.get(SandboxClock);
   express.use(routeToSandbox(app.get(SandboxRegistry), (sandboxId) => clock.forget(sandboxId)));
+  // The journal notes the arrival and captures the answer of every request from here on (contract §14).
+  const journal = app.get(JournalRecorder);
+  express.use(journal.begin);
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
     // The gates read the sandbox's clock; their context ends with them (the body parsers lose it).
-    SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res)).then(() => next(), next);
+    withRequestHints(req, () => SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res))).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
@@ -60,5 +64,7 @@ export function configureHttp(app: INestApplication): void {
   express.use(refuseDeepBodies);
   // From here on every handler runs in the request's sandbox (contract §13).
   express.use(enterRequestSandbox);
+  // …and raises its hints into the request's list (entered again: the parsers lost the first context).
+  express.use(journal.enterHints);
   setupOpenApi(app);
 }

@@ -83,7 +83,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
   }
 
-  /** One scheduled pass: every job whose lease is free, then idle expiry; a pass still running skips the next. */
+  /** One scheduled pass: every job whose lease is free, then the service's own jobs and idle expiry; a pass still running skips the next. */
   async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
@@ -91,6 +91,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       for (const job of this.registry.all()) {
         // One failing job (already logged) must not keep the others from running.
         await this.whileClaimed(job.name, () => this.runDue(job)).catch(() => undefined);
+      }
+      for (const job of this.registry.allServiceJobs()) {
+        await this.whileClaimed(job.name, () => job.run()).catch((error: unknown) => this.logger.error({ err: error, job: job.name }, 'job failed'));
       }
       await this.whileClaimed(IDLE_EXPIRY_JOB, () => this.expireIdle()).catch(() => undefined);
     } finally {

@@ -22,3 +22,14 @@ export interface SandboxJob {
   run(): Promise<void>;
   due(): DueWork;
 }
+
+/**
+ * Work of the service over every sandbox at once, in set-based statements (journal retention): run
+ * once per scheduled pass under its own lease, outside any sandbox context, never by a sandbox's
+ * `jobs/run`.
+ */
+export interface ServiceJob {
+  /** Unique; also the lease row's key. */
+  readonly name: string;
+  run(): Promise<void>;
+}

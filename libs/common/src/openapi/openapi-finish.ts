@@ -65,7 +65,15 @@ export const RESPONSE_HEADERS = {
     required: true,
     schema: { type: 'string', example: '</psd2/savings/3.0/accounts>; rel="successor-version"' },
   },
+  'Sandbox-Hints': {
+    description: 'The codes of the rule hints this request earned, comma-separated; the entry in the request journal has their messages and sections (contract §14). Absent when there are none',
+    required: false,
+    schema: { type: 'string', example: 'POLLED_TOO_FAST, TOKEN_EXPIRED' },
+  },
 } as const;
+
+/** Paths whose requests the journal does not record, so which never carry hints (contract §14). */
+const UNRECORDED_PATHS = /^\/(admin|sandboxes|health|openapi\.json|docs|sandbox\/requests)(\/|$)|^\/$/;
 
 /** A deep copy by JSON, not structuredClone: its objects may come from another realm (jest's vm), which js-yaml refuses to dump. */
 export const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -142,7 +150,8 @@ function defaultsIntoDescriptions(document: OpenAPIObject, roots: unknown[]): vo
 /**
  * The response headers of contract §2, §5, §7 on every response that carries them, defined once in
  * components.headers: X-Request-Id on all, Retry-After on 429 and 503, WWW-Authenticate on 401 (not
- * the PSD2 token endpoint's), Cache-Control on the token endpoints.
+ * the PSD2 token endpoint's), Cache-Control on the token endpoints, Sandbox-Hints (optional) on every
+ * route the journal records.
  */
 export function describeResponseHeaders(document: OpenAPIObject): void {
   document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...jsonCopy(RESPONSE_HEADERS) } as never };
@@ -153,6 +162,7 @@ export function describeResponseHeaders(document: OpenAPIObject): void {
       if (status === '429' || status === '503') addResponseHeaders(response, 'Retry-After');
       if (status === '401' && path !== PSD2_TOKEN_PATH) addResponseHeaders(response, 'WWW-Authenticate');
       if (tokenEndpoint) addResponseHeaders(response, 'Cache-Control');
+      if (!UNRECORDED_PATHS.test(path)) addResponseHeaders(response, 'Sandbox-Hints');
     }
   }
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, principalOf, type PrincipalOf } from '@app/common';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, principalOf, type PrincipalOf, RequestCaller } from '@app/common';
 import type { Partner } from './partner';
 import { PartnerCredentials } from './partner-credentials';
 import { PartnerService } from './partner.service';
@@ -43,7 +43,10 @@ export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
   }
 
   async authenticate(context: ExecutionContext, options?: { keyOnly?: boolean }): Promise<PrincipalOf<'partner'>> {
-    return { kind: 'partner', partner: await (options?.keyOnly ? this.keyOnly : this.bearer).authenticate(context.switchToHttp().getRequest<Request>()) };
+    const request = context.switchToHttp().getRequest<Request>();
+    const partner = await (options?.keyOnly ? this.keyOnly : this.bearer).authenticate(request);
+    RequestCaller.identify(request, { kind: 'partner', id: partner.id });
+    return { kind: 'partner', partner };
   }
 }
 

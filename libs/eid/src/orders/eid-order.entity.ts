@@ -81,6 +81,13 @@ export class EidOrderEntity {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 
+  /**
+   * When a poll (status, collect) first answered the order COMPLETE or FAILED (sandbox clock): the
+   * rule hints of contract §14 measure later polls and a token exchange against it.
+   */
+  @Column({ name: 'final_reported_at', type: 'timestamptz', nullable: true })
+  finalReportedAt: Date | null;
+
   /** SHA-256 of the autostart token: the token itself is shown once, in the answer that starts the order. */
   @Column({ name: 'autostart_token_hash', type: 'char', length: 64 })
   autostartTokenHash: string;
@@ -116,6 +123,7 @@ export class EidOrderEntity {
     order.appOpenedAt = request.behaviour === 'MANUAL' || request.behaviour === 'NO_RESPONSE' ? null : now;
     order.callConfirmedAt = null;
     order.finishedAt = null;
+    order.finalReportedAt = null;
     const autostartToken = randomUUID();
     order.autostartTokenHash = hashUuidSecret(autostartToken);
     order.qrStartToken = randomUUID();

@@ -37,6 +37,15 @@ export class EidOrderRepository {
     });
   }
 
+  /** Records the first final answer of a poll; the time recorded (another poll's, if it came first). */
+  async recordFinalReported(id: string, now: Date): Promise<Date | null> {
+    const result: unknown = await this.db.query(
+      `UPDATE eid_order SET final_reported_at = COALESCE(final_reported_at, $3) WHERE sandbox_id = $1 AND id = $2 RETURNING final_reported_at`,
+      [id, now],
+    );
+    return returnedRows<{ final_reported_at: Date }>(result)[0]?.final_reported_at ?? null;
+  }
+
   /**
    * Writes the order's changes if nobody changed it since it was read (version check); false when
    * someone did, and the caller reads again.

@@ -1,14 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, type DueWork } from '@app/common';
+import { Clock, type DueWork, RequestHints } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
-import { EidOrder, StartedEidOrder } from './eid-order';
+import { EidOrder, isOpenOrder, StartedEidOrder } from './eid-order';
 import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
 import { EidOrderRepository } from './eid-order.repository';
 import { qrString } from './qr-string';
 
 /** Optimistic retries when concurrent readers change the same order. */
 const MAX_ATTEMPTS = 5;
+/** Polls of a finished order this long after it was first reported final earn a hint (contract §14). */
+const POLLED_AFTER_FINAL_S = 10;
 
 /** The subject's behaviour is looked up unless the caller, who read the user already, passes it. */
 export type StartRequest = Omit<StartEidOrder, 'behaviour'> & { behaviour?: StartEidOrder['behaviour'] };
@@ -42,8 +44,29 @@ export class EidOrderService {
    * The order as the user's app leaves it when the relying party polls (status, collect): the time
    * rules, then the behaviour (contract §4).
    */
-  poll(id: string): Promise<EidOrder> {
-    return this.change(() => this.orders.findById(id), (order, now) => order.applyBehaviour(now));
+  async poll(id: string): Promise<EidOrder> {
+    const order = await this.change(() => this.orders.findById(id), (order, now) => order.applyBehaviour(now));
+    return isOpenOrder(order) ? order : this.reportedFinal(order);
+  }
+
+  /**
+   * The first poll that answers an order final records when (one conditional update, once per
+   * order). Later polls earn hints (contract §14): after COLLECT_ERROR, start a new signing (bank
+   * §3.2); more than 10 s after COMPLETE or FAILED, status and collect serve PENDING orders only
+   * (bank §3.1).
+   */
+  private async reportedFinal(order: EidOrder): Promise<EidOrder> {
+    const now = this.clock.now();
+    if (order.finalReportedAt === null) {
+      return { ...order, finalReportedAt: (await this.orders.recordFinalReported(order.id, now)) ?? now };
+    }
+    if (order.status === 'COLLECT_ERROR') {
+      RequestHints.raise('START_AFTER_COLLECT_ERROR');
+      return order;
+    }
+    const secondsAgo = Math.floor((now.getTime() - order.finalReportedAt.getTime()) / 1000);
+    if (secondsAgo > POLLED_AFTER_FINAL_S) RequestHints.raise('POLLED_AFTER_FINAL', { state: order.status, secondsAgo });
+    return order;
   }
 
   /** The order with the time rules applied (no behaviour): for reads that are not polls. */
@@ -117,6 +140,7 @@ export class EidOrderService {
       hintCode: order.hintCode,
       startedAt: order.startedAt,
       finishedAt: order.finishedAt,
+      finalReportedAt: order.finalReportedAt,
       qrString: order.isOpen && order.channel === 'app' ? qrString(order.qrStartToken, order.qrStartSecret, order.startedAt, this.clock.now()) : null,
     };
   }

@@ -15,6 +15,8 @@ export interface EidOrder {
   hintCode: HintCode | null;
   startedAt: Date;
   finishedAt: Date | null;
+  /** When a poll first answered it COMPLETE or FAILED (null: no poll has reported it final yet). */
+  finalReportedAt: Date | null;
   /** The current dynamic QR string while the order is open (app orders only), else null. */
   qrString: string | null;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, DomainError, principalOf, type PrincipalOf } from '@app/common';
+import { Access, AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, DomainError, principalOf, type PrincipalOf, RequestCaller } from '@app/common';
 import { EndUserCredentials, PartnerCredentials } from '@app/directory';
 import type { LoanApplicationReader } from './loan-application.service';
 
@@ -22,13 +22,13 @@ declare module '@app/common' {
 @Injectable()
 export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = LOAN_READER_STRATEGY;
-  private readonly bearer = new BearerAuthenticator<LoanApplicationReader | { missingScope: true }>(
+  private readonly bearer = new BearerAuthenticator<LoanApplicationReader | { missingScope: true; personalNumber: string }>(
     async (value) => {
       const partner = await this.partners.resolve(value);
       if (partner) return { partnerId: partner.id };
       const endUser = await this.endUsers.resolve(value);
       if (!endUser) return null;
-      return endUser.scopes.includes(LOAN_READ_SCOPE) ? { personalNumber: endUser.personalNumber } : { missingScope: true };
+      return endUser.scopes.includes(LOAN_READ_SCOPE) ? { personalNumber: endUser.personalNumber } : { missingScope: true, personalNumber: endUser.personalNumber };
     },
     'Needs Authorization: Bearer <partner api key, client-credentials token, or end-user token>.',
   );
@@ -44,7 +44,10 @@ export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
   }
 
   async authenticate(context: ExecutionContext): Promise<PrincipalOf<'loan-reader'>> {
-    const reader = await this.bearer.authenticate(context.switchToHttp().getRequest<Request>());
+    const request = context.switchToHttp().getRequest<Request>();
+    const reader = await this.bearer.authenticate(request);
+    // The journal's caller, also when the token's scope is refused next (contract §14).
+    RequestCaller.identify(request, 'partnerId' in reader ? { kind: 'partner', id: reader.partnerId } : { kind: 'end_user', id: reader.personalNumber });
     if ('missingScope' in reader) throw new DomainError('SCOPE_NOT_GRANTED', `The end-user token was not granted ${LOAN_READ_SCOPE}.`);
     return { kind: 'loan-reader', reader };
   }

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, type RequestGate, RequestGates, SandboxClock, sandboxPrefixOf } from '@app/common';
+import { DomainError, formatStockholmOffset, type RequestGate, RequestGates, RequestHints, SandboxClock, sandboxPrefixOf } from '@app/common';
 import { matchRetired } from './retired-versions';
 
 export class VersionWithdrawn extends DomainError {
@@ -43,6 +43,7 @@ export class RetiredVersionGate implements RequestGate, OnModuleInit {
     if (row.end && this.clock.now() >= row.end) throw new VersionWithdrawn(row.successorName);
     response.setHeader('Deprecation', `@${Math.floor(row.deprecatedAt.getTime() / 1000)}`);
     if (row.end) response.setHeader('Sunset', row.end.toUTCString());
+    RequestHints.raise('DEPRECATED_PATH', { successor: row.successorName, end: row.end ? formatStockholmOffset(row.end) : null });
     if (row.before === 'not_simulated') throw new RedirectFlowNotSimulated(row.successorName);
     // An alias: the successor's route answers, as if called directly.
     request.url = successorUrl;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, formatStockholmOffset, type PersonalNumber, SandboxDb } from '@app/common';
+import { Clock, formatStockholmOffset, type PersonalNumber, RequestHints, SandboxDb } from '@app/common';
 import { type Partner, UserService } from '@app/directory';
 import { type CallInitiator, type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
 import type { ParticipantEntity } from '../participants/participant.entity';
@@ -44,11 +44,16 @@ export class SigningService {
     const order = await this.db.transaction(async () => {
       const person = await this.persons.lock(participant.personalNumber);
       const now = this.clock.now();
-      if (person.blockedUntil && person.blockedUntil > now) return null;
+      if (person.blockedUntil && person.blockedUntil > now) {
+        hintBlocked(person.blockedUntil);
+        return null;
+      }
       const open = person.orderId ? await this.eid.get(person.orderId) : null;
       const isOpen = open !== null && isOpenOrder(open);
       const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed } : null, request);
       if (decision.outcome === 'refuse') {
+        // Bank §7.2: after a same-IP refusal the next start succeeds without cancel (contract §14).
+        if (decision.armRetry) RequestHints.raise('SIGNING_RETRY_WITHOUT_CANCEL');
         await this.persons.save(
           {
             ...person,
@@ -92,7 +97,10 @@ export class SigningService {
     const participant = await this.owned(participantId, partner);
     const blocked = await this.db.transaction(async () => {
       const person = await this.persons.lock(participant.personalNumber);
-      if (person.blockedUntil && person.blockedUntil > this.clock.now()) return true;
+      if (person.blockedUntil && person.blockedUntil > this.clock.now()) {
+        hintBlocked(person.blockedUntil);
+        return true;
+      }
       if (participant.currentOrderId) await this.cancelIfOpen(participant.currentOrderId);
       if (person.orderId && person.orderId === participant.currentOrderId) {
         await this.persons.save({ ...person, orderId: null, orderKind: null, orderIp: null, retryArmed: false });
@@ -112,6 +120,11 @@ export class SigningService {
     if (!participant) throw new UnknownParticipant(participantId);
     return participant;
   }
+}
+
+/** A start or cancel refused during a block (contract §11): its hint says when the block ends (contract §14). */
+function hintBlocked(blockedUntil: Date): void {
+  RequestHints.raise('SIGNING_BLOCKED', { until: formatStockholmOffset(blockedUntil) });
 }
 
 /** Bank §2.5 CollectSigningResponse: hint for PENDING and FAILED, QR while outstanding (app orders), signed_at when COMPLETE. */

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { SECRET_QUERY_PARAMETERS } from '../logging/log-redaction';
+
+/** What a secret becomes in a journal entry (contract §14). */
+export const JOURNAL_REDACTED = '[redacted]';
+/** A body larger than this (serialized, UTF-8) is kept as a string of its first 4 KB (contract §14). */
+export const JOURNAL_BODY_LIMIT_BYTES = 4096;
+
+/** A certificate as the journal shows it: whose it is and which one, never the certificate itself (contract §14). */
+export interface CertificateSummary {
+  organization_id: string | null;
+  sha256: string;
+}
+
+/** Reads a certificate header or field (PEM or base64 DER); null when it is not one. Given by the lib that parses certificates. */
+export type CertificateDescriber = (value: string) => CertificateSummary | null;
+
+/** "accessToken", "access-token" and "ACCESS_TOKEN" are one name. */
+const normalized = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
+
+/** Form and query parameters whose value is a secret: the log's list (issue 13). */
+const SECRET_PARAMETERS = new Set([...SECRET_QUERY_PARAMETERS].map(normalized));
+
+/**
+ * JSON fields whose value is a secret (contract §14: tokens, pending codes, autostart tokens, QR
+ * strings, partner and admin keys, private keys, PKCS#12 and its password). Not `code` or `key`: in
+ * JSON bodies those name reason and hint codes.
+ */
+const SECRET_FIELDS = new Set(
+  [
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'token',
+    'pending_code',
+    'pending_authorization_code',
+    'autostart_token',
+    'auto_start_token',
+    'qr_code',
+    'qr_string',
+    'qr_start_token',
+    'qr_start_secret',
+    'api_key',
+    'admin_key',
+    'admin_api_key',
+    'demo_partner_key',
+    'client_secret',
+    'client_assertion',
+    'password',
+    'secret',
+    'private_key_pem',
+    'pkcs12_base64',
+    'pkcs12_password',
+  ].map(normalized),
+);
+
+const FORM = 'application/x-www-form-urlencoded';
+/** A form (as text, or as the parser's object) is read by both lists: its names are parameters and fields alike. */
+const FORM_SECRETS = new Set([...SECRET_PARAMETERS, ...SECRET_FIELDS]);
+
+/** Headers that carry a credential; the certificate header is summarized instead. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-admin-key']);
+export const CERTIFICATE_HEADERS: ReadonlySet<string> = new Set(['x-psd2-client-test-cert']);
+
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+const PEM_CERTIFICATE = /^\s*-----BEGIN CERTIFICATE-----/;
+/** A secret query parameter inside a string value (a link, a `bankid:///?autostarttoken=…` URL). */
+const SECRET_IN_URL = new RegExp(`([?&](?:${[...SECRET_QUERY_PARAMETERS].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})=)[^&#\\s"'<>]*`, 'gi');
+
+/** A certificate that the describer cannot read still gets a fingerprint of its bytes. */
+function summarize(value: string, describe: CertificateDescriber): CertificateSummary {
+  return describe(value) ?? { organization_id: null, sha256: createHash('sha256').update(value).digest('hex') };
+}
+
+/** A string value: secrets inside it (a private key, a secret link parameter) go. */
+function redactString(value: string, describe: CertificateDescriber): unknown {
+  if (PRIVATE_KEY.test(value)) return JOURNAL_REDACTED;
+  if (PEM_CERTIFICATE.test(value)) return summarize(value, describe);
+  return value.replace(SECRET_IN_URL, `$1${encodeURIComponent(JOURNAL_REDACTED)}`);
+}
+
+/** A copy of a parsed JSON value with every secret replaced; prototype keys stay plain data. */
+export function redactJson(value: unknown, describe: CertificateDescriber, secretNames: ReadonlySet<string> = SECRET_FIELDS): unknown {
+  if (typeof value === 'string') return redactString(value, describe);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, describe, secretNames));
+  if (value === null || typeof value !== 'object') return value;
+  // fromEntries defines own properties: a "__proto__" key is data, never the prototype.
+  return Object.fromEntries(
+    Object.entries(value).map(([name, field]) => [
+      name,
+      secretNames.has(normalized(name)) && field !== null && field !== undefined ? JOURNAL_REDACTED : redactJson(field, describe, secretNames),
+    ]),
+  );
+}
+
+/** Request or response headers as the journal keeps them: names lower-cased, credentials redacted, certificates summarized. */
+export function redactHeaders(headers: Record<string, string | string[] | number | undefined>, describe: CertificateDescriber): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [rawName, rawValue] of Object.entries(headers)) {
+    if (rawValue === undefined) continue;
+    const name = rawName.toLowerCase();
+    const value = Array.isArray(rawValue) ? rawValue.join(', ') : String(rawValue);
+    if (CERTIFICATE_HEADERS.has(name)) kept[name] = summarize(value, describe);
+    else if (SECRET_HEADERS.has(name)) kept[name] = /^[A-Za-z]+ /.test(value) ? `${value.split(' ')[0]} ${JOURNAL_REDACTED}` : JOURNAL_REDACTED;
+    else kept[name] = redactString(value, describe);
+  }
+  return kept;
+}
+
+/** Query parameters (as express parsed them) with secret ones redacted. */
+export function redactQuery(query: Record<string, unknown>, describe: CertificateDescriber): Record<string, unknown> {
+  return redactJson(query, describe, SECRET_PARAMETERS) as Record<string, unknown>;
+}
+
+export interface RecordedBody {
+  body?: unknown;
+  body_truncated?: true;
+}
+
+/**
+ * A request or response body as the journal keeps it: JSON and form bodies parsed and redacted
+ * (a form by the parameter list, as at the token endpoints), anything else described by type and
+ * size only (an HTML page may embed secrets); over 4 KB serialized, the first 4 KB as a string.
+ */
+export function redactBody(body: unknown, contentType: string | undefined, describe: CertificateDescriber): RecordedBody {
+  if (body === undefined || body === null || body === '') return {};
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+  let redacted: unknown;
+  if (typeof text !== 'string') redacted = redactJson(text, describe, type === FORM ? FORM_SECRETS : SECRET_FIELDS);
+  else if (type === FORM) redacted = redactJson(Object.fromEntries(new URLSearchParams(text)), describe, FORM_SECRETS);
+  else if (type === 'application/json' || type.endsWith('+json')) redacted = parsedJson(text, describe);
+  else return { body: `[${type || 'no content type'}, ${Buffer.byteLength(text)} bytes]` };
+  return limited(redacted);
+}
+
+function parsedJson(text: string, describe: CertificateDescriber): unknown {
+  try {
+    return redactJson(JSON.parse(text), describe);
+  } catch {
+    // Not JSON after all: nothing of it can be shown safely.
+    return `[unparsable JSON, ${Buffer.byteLength(text)} bytes]`;
+  }
+}
+
+function limited(value: unknown): RecordedBody {
+  const serialized = JSON.stringify(value);
+  const bytes = Buffer.from(serialized, 'utf8');
+  if (bytes.length <= JOURNAL_BODY_LIMIT_BYTES) return { body: value };
+  // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped, not mangled.
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, JOURNAL_BODY_LIMIT_BYTES)).replace(/\uFFFD+$/, '');
+  return { body: head, body_truncated: true };
+}

@@ -1,0 +1,90 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { SandboxConfig } from '../config/sandbox-config';
+import type { NewJournalEntry } from './journal-entry';
+import { JournalStore } from './journal-store';
+
+/** Entries written within this long of their request (contract §14: within 1 s). */
+export const JOURNAL_FLUSH_INTERVAL_MS = 1000;
+/** Rows per INSERT. */
+const BATCH_SIZE = 500;
+/** A journal that cannot keep up (the database down) loses entries rather than memory. */
+const MAX_BUFFERED = 20_000;
+
+/** What /health reports of the journal. */
+export interface JournalHealth {
+  recording: boolean;
+  buffered: number;
+  written: number;
+  /** Entries lost to a failed write or a full buffer (each logged at warn). */
+  lost: number;
+  failed_writes: number;
+}
+
+/**
+ * The journal's buffer (contract §14): the edge hands it entries, a timer writes them in batches at
+ * least every second, and the app's shutdown writes the rest. A failed write is logged at warn and
+ * counted, and its entries are dropped: the journal is diagnostics, and a request never waits for it.
+ */
+@Injectable()
+export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(JournalWriter.name);
+  private buffer: NewJournalEntry[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private written = 0;
+  private lost = 0;
+  private failedWrites = 0;
+
+  constructor(
+    private readonly store: JournalStore,
+    private readonly config: SandboxConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.journal) return;
+    this.timer = setInterval(() => void this.flush(), JOURNAL_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  record(entry: NewJournalEntry): void {
+    if (this.buffer.length >= MAX_BUFFERED) {
+      this.lose(1, 'journal buffer full: entry dropped');
+      return;
+    }
+    this.buffer.push(entry);
+  }
+
+  /** Writes everything recorded so far (after any write in progress); never rejects. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.writeBuffered());
+    return this.writing;
+  }
+
+  health(): JournalHealth {
+    return { recording: this.config.journal, buffered: this.buffer.length, written: this.written, lost: this.lost, failed_writes: this.failedWrites };
+  }
+
+  private async writeBuffered(): Promise<void> {
+    while (this.buffer.length > 0) {
+      // Answers finish in any order; `seq` follows arrival (a stable sort keeps ties as recorded).
+      const batch = this.buffer.splice(0, BATCH_SIZE).sort((a, b) => a.arrivedAt.getTime() - b.arrivedAt.getTime());
+      try {
+        this.written += await this.store.insert(batch);
+      } catch (error) {
+        this.failedWrites += 1;
+        this.lose(batch.length, 'journal write failed: entries dropped', error);
+      }
+    }
+  }
+
+  /** Counts and logs lost entries (also called by the edge when an entry cannot be built). */
+  lose(entries: number, message: string, error?: unknown): void {
+    this.lost += entries;
+    this.logger.warn({ err: error, entries }, message);
+  }
+}

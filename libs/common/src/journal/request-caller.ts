@@ -1,0 +1,19 @@
+import type { IncomingMessage } from 'node:http';
+import type { JournalCaller } from './journal-entry';
+
+const callers = new WeakMap<IncomingMessage, JournalCaller>();
+
+/**
+ * The caller of a request as the journal records it (contract §14: what the request identified,
+ * even when it was then refused). The strategy that identifies a caller says so here, at the moment
+ * it knows (a TPP's certificate read before its token is refused); the first identification stands.
+ */
+export const RequestCaller = {
+  identify(request: IncomingMessage, caller: JournalCaller): void {
+    if (!callers.has(request)) callers.set(request, caller);
+  },
+
+  of(request: IncomingMessage): JournalCaller {
+    return callers.get(request) ?? { kind: 'anonymous' };
+  },
+};

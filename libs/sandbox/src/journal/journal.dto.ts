@@ -1,0 +1,171 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { CALLER_KINDS, type CallerKind, HINT_CODES, type HintCode, INSTANT } from '@app/common';
+
+/** Entries per page at most (contract §14), and when `limit` is absent. */
+export const JOURNAL_PAGE_MAX = 500;
+export const JOURNAL_PAGE_DEFAULT = 100;
+
+const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const INSTANT_RULE = /T.*(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The filters of GET /admin/requests and GET /sandbox/requests (contract §14). */
+export class JournalQueryDto {
+  @ApiPropertyOptional({ enum: CALLER_KINDS, description: 'Only entries of this kind of caller' })
+  @IsOptional()
+  @IsIn(CALLER_KINDS, { message: `caller_kind must be one of ${CALLER_KINDS.join(', ')}` })
+  caller_kind?: CallerKind;
+
+  @ApiPropertyOptional({ maxLength: 256, example: 'PSDSE-FINA-44059', description: 'Only entries of this caller: organization id, partner_id or personal number' })
+  @IsOptional()
+  @IsString({ message: 'caller_id must be a single value' })
+  @Matches(/^.{1,256}$/s, { message: 'caller_id must be 1 to 256 characters' })
+  caller_id?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 599, example: 401, description: 'Only answers with this HTTP status' })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: 'status must be an HTTP status code from 100 to 599' })
+  @Min(100, { message: 'status must be an HTTP status code from 100 to 599' })
+  @Max(599, { message: 'status must be an HTTP status code from 100 to 599' })
+  status?: number;
+
+  @ApiPropertyOptional({ maxLength: 512, example: '/psd2/', description: 'Only paths that start with this (inside the sandbox, without /sandboxes/{id})' })
+  @IsOptional()
+  @IsString({ message: 'path_prefix must be a single value' })
+  @Matches(/^\//, { message: 'path_prefix must start with /' })
+  @MaxLength(512, { message: 'path_prefix must be at most 512 characters' })
+  path_prefix?: string;
+
+  @ApiPropertyOptional({ enum: HINT_CODES, description: 'Only entries with this hint' })
+  @IsOptional()
+  @IsIn(HINT_CODES, { message: `hint must be one of ${HINT_CODES.join(', ')}` })
+  hint?: HintCode;
+
+  @ApiPropertyOptional({ ...INSTANT, description: 'Only entries that arrived at or after this real time (not the sandbox clock)' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z' })
+  @Matches(INSTANT_RULE, { message: 'since must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z' })
+  since?: string;
+
+  @ApiPropertyOptional({ ...INSTANT, description: 'Only entries that arrived before this real time (not the sandbox clock)' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T10:00:00Z' })
+  @Matches(INSTANT_RULE, { message: 'until must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T10:00:00Z' })
+  until?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: JOURNAL_PAGE_MAX, example: 50, description: `Entries per page; ${JOURNAL_PAGE_DEFAULT} when absent` })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt({ message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
+  @Min(1, { message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
+  @Max(JOURNAL_PAGE_MAX, { message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ example: '1042', description: 'The next_after of the previous page' })
+  @IsOptional()
+  @IsString({ message: 'after must be a single value' })
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'after must be the next_after of a previous page' })
+  after?: string;
+}
+
+/** Any JSON value: what a client sent or was answered, redacted. */
+const ANY_JSON: Pick<ApiPropertyOptions, 'oneOf'> = {
+  oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: {} }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+};
+
+export class JournalHintDto {
+  @ApiProperty({ enum: HINT_CODES, example: 'POLLED_TOO_FAST' })
+  code: HintCode;
+
+  @ApiProperty({ example: 'You polled this QR_CODE status 412 ms after the previous poll; poll at most once a second (bank §4.1 rule 2).' })
+  message: string;
+
+  @ApiProperty({ example: 'bank §4.1', description: 'The bank\'s document (bank §…) or the sandbox contract (contract §…)' })
+  section: string;
+}
+
+export class JournalCallerDto {
+  @ApiProperty({ enum: CALLER_KINDS, example: 'tpp' })
+  kind: CallerKind;
+
+  @ApiPropertyOptional({ example: 'PSDSE-FINA-44059', description: 'Organization id (a TPP), partner_id (a partner) or personal number (an end user)' })
+  id?: string;
+}
+
+export class JournalRequestDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Header names lower-cased; credentials "[redacted]"; a certificate as its organization_id and sha256',
+  })
+  headers: Record<string, unknown>;
+
+  @ApiPropertyOptional({ ...ANY_JSON, description: 'The parsed body, secrets "[redacted]"; over 4 KB, its first 4 KB as a string' })
+  body?: unknown;
+
+  @ApiPropertyOptional({ enum: [true] })
+  body_truncated?: true;
+}
+
+export class JournalResponseDto {
+  @ApiPropertyOptional({ ...ANY_JSON, description: 'The answer\'s body, secrets "[redacted]"; over 4 KB, its first 4 KB as a string' })
+  body?: unknown;
+
+  @ApiPropertyOptional({ enum: [true] })
+  body_truncated?: true;
+}
+
+/** One journal entry (contract §14). */
+export class JournalEntryDto {
+  @ApiProperty({ example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13', description: 'The X-Request-Id of the request' })
+  request_id: string;
+
+  @ApiProperty({ ...INSTANT, description: 'The sandbox clock at arrival' })
+  at: string;
+
+  @ApiProperty({ ...INSTANT, description: 'The real time of arrival (what since and until compare)' })
+  arrived_at: string;
+
+  @ApiProperty({ example: 'POST' })
+  method: string;
+
+  @ApiProperty({ example: '/psd2/auth/3.0/status', description: 'Inside the sandbox, without /sandboxes/{id}' })
+  path: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Query parameters, secret ones "[redacted]"' })
+  query: Record<string, unknown>;
+
+  @ApiProperty({ example: 200 })
+  status: number;
+
+  @ApiProperty({ example: 12 })
+  duration_ms: number;
+
+  @ApiProperty({ type: JournalCallerDto, description: 'What the request identified, even when it was then refused' })
+  caller: JournalCallerDto;
+
+  @ApiPropertyOptional({ example: 'UNAUTHORIZED', description: 'The reason.code of a problem answer (the error of an RFC 6749 one)' })
+  reason_code?: string;
+
+  @ApiProperty({ type: JournalRequestDto })
+  request: JournalRequestDto;
+
+  @ApiProperty({ type: JournalResponseDto })
+  response: JournalResponseDto;
+
+  @ApiProperty({ type: JournalHintDto, isArray: true })
+  hints: JournalHintDto[];
+
+  @ApiPropertyOptional({ enum: [true], description: 'An Idempotency-Key replay of an earlier answer' })
+  replayed?: true;
+}
+
+export class JournalPageDto {
+  @ApiProperty({ type: JournalEntryDto, isArray: true, description: 'Newest first, in arrival order' })
+  entries: JournalEntryDto[];
+
+  @ApiProperty({ type: String, nullable: true, example: '1042', description: 'Pass as after for the next page; null on the last page' })
+  next_after: string | null;
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { type JournalCaller, type JournalEntry, JournalRepository, NotFound, ValidationFailed } from '@app/common';
+import { JOURNAL_PAGE_DEFAULT, type JournalEntryDto, type JournalPageDto, type JournalQueryDto } from './journal.dto';
+
+/** The form of an X-Request-Id (contract §14). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Reading the request journal (contract §14): the sandbox admin sees every entry, a TPP or partner
+ * (`own`) only its own; another caller's entry is as absent as one that never was.
+ */
+@Injectable()
+export class JournalService {
+  constructor(private readonly journal: JournalRepository) {}
+
+  async page(query: JournalQueryDto, own?: JournalCaller): Promise<JournalPageDto> {
+    const page = await this.journal.page(
+      {
+        callerKind: query.caller_kind,
+        callerId: query.caller_id,
+        status: query.status,
+        pathPrefix: query.path_prefix,
+        hint: query.hint,
+        since: query.since === undefined ? undefined : new Date(query.since),
+        until: query.until === undefined ? undefined : new Date(query.until),
+        limit: query.limit ?? JOURNAL_PAGE_DEFAULT,
+        after: query.after,
+      },
+      own,
+    );
+    return { entries: page.entries.map(toEntryDto), next_after: page.nextAfter };
+  }
+
+  async entry(requestId: string, own?: JournalCaller): Promise<JournalEntryDto> {
+    if (!REQUEST_ID.test(requestId)) throw new ValidationFailed('request_id must be 1 to 128 of A-Z a-z 0-9 . _ : - (an X-Request-Id)');
+    const entry = await this.journal.byRequestId(requestId, own);
+    if (!entry) throw new NotFound(`No journal entry with request id ${requestId}.`);
+    return toEntryDto(entry);
+  }
+}
+
+function toEntryDto(entry: JournalEntry): JournalEntryDto {
+  return {
+    request_id: entry.requestId,
+    at: entry.at.toISOString(),
+    arrived_at: entry.arrivedAt.toISOString(),
+    method: entry.method,
+    path: entry.path,
+    query: entry.query,
+    status: entry.status,
+    duration_ms: entry.durationMs,
+    caller: entry.caller,
+    ...(entry.reasonCode === null ? {} : { reason_code: entry.reasonCode }),
+    request: entry.request as unknown as JournalEntryDto['request'],
+    response: entry.response,
+    hints: entry.hints,
+    ...(entry.replayed ? { replayed: true as const } : {}),
+  };
+}

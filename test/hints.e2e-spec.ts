@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { ParticipantService } from '@app/signing';
+import { newPartner } from './support/fixtures';
+import { expectProblem } from './support/problems';
+import { bearer, certificate, newUser, Psd2Client, PSU_IP } from './support/psd2';
+import { RecordingProcessModule } from './support/signing-process';
+import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
+
+/** The codes of a response's Sandbox-Hints header (contract §14), in order; [] without one. */
+const hintsOf = (res: { headers: Record<string, string | undefined> }): string[] => res.headers['sandbox-hints']?.split(', ') ?? [];
+
+const IP_A = '198.51.100.1';
+const IP_B = '198.51.100.2';
+
+/**
+ * Contract §14 Hints: each finding raised where its rule lives, in the Sandbox-Hints header of the
+ * response it concerns; a flow that follows the documents gets none.
+ */
+describe('rule hints (contract §14)', () => {
+  let t: TestApp;
+  let tpp: Psd2Client;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { TRUST_PROXY: 'on' }, imports: [RecordingProcessModule], frozenAt: BASE_TIME });
+    tpp = await Psd2Client.create(t);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.clock.freeze());
+
+  it('a flow that follows the documents gets none: start, poll until COMPLETE, exchange once, use and refresh the token in time', async () => {
+    const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+    const started = await tpp.start({ flow: 'authorize', user }).expect(200);
+    const status = await tpp.status(started.body.pending_code).expect(200);
+    expect(status.body.eid_auth_status).toBe('COMPLETE');
+    const exchanged = await tpp.exchange(started.body.pending_code).expect(200);
+    const accounts = await t.http.get('/v2/accounts').set(bearer(tpp, exchanged.body.access_token)).expect(200);
+    const refreshed = await tpp.refresh(exchanged.body.refresh_token).expect(200);
+    for (const res of [started, status, exchanged, accounts, refreshed]) expect(hintsOf(res)).toEqual([]);
+  });
+
+  describe('PSD2 authentication (bank §3.1, §4.1)', () => {
+    it('POLLED_TOO_FAST (bank §4.1 rule 2): a QR_CODE status within a second of the previous poll', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const { pendingCode } = await tpp.pendingCode({ user, mode: 'QR_CODE' });
+      expect(hintsOf(await tpp.status(pendingCode).expect(200))).toEqual([]);
+      const tooFast = await tpp.status(pendingCode).expect(429);
+      expect(hintsOf(tooFast)).toEqual(['POLLED_TOO_FAST']);
+    });
+
+    it('POLLED_AFTER_FINAL (bank §3.1): status more than 10 s (sandbox clock) after it first answered COMPLETE', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+      const pendingCode = await tpp.completedCode({ user });
+      await t.clock.advance(10);
+      expect(hintsOf(await tpp.status(pendingCode).expect(200))).toEqual([]);
+      await t.clock.advance(1);
+      expect(hintsOf(await tpp.status(pendingCode).expect(200))).toEqual(['POLLED_AFTER_FINAL']);
+    });
+
+    it('EXCHANGE_BEFORE_COMPLETE (bank §3.1): a pending code exchanged whose status was never read as COMPLETE', async () => {
+      const user = await newUser(t, { eid: 'MANUAL' });
+      const { pendingCode, autoStartToken } = await tpp.pendingCode({ user });
+      const opened = await t.http.post('/sandbox/eid/open').send({ token: autoStartToken }).expect(200);
+      await t.http.post(`/sandbox/eid/operations/${opened.body.operation_id}/complete`).expect(204);
+      expect(hintsOf(await tpp.exchange(pendingCode).expect(200))).toEqual(['EXCHANGE_BEFORE_COMPLETE']);
+    });
+
+    it('SCOPE_NARROWER_THAN_CERTIFICATE (bank §1): informational, the start still succeeds', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+      expect(hintsOf(await tpp.start({ user, scopes: 'AIS' }).expect(200))).toEqual(['SCOPE_NARROWER_THAN_CERTIFICATE']);
+    });
+
+    it('MISSING_PSU_IP (bank §4): a call that needs PSU-IP-Address refused for lacking it', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+      const res = await tpp.start({ user, headers: { 'PSU-IP-Address': undefined } });
+      expectProblem(res, 400, 'VALIDATION_FAILED');
+      expect(hintsOf(res)).toEqual(['MISSING_PSU_IP']);
+    });
+  });
+
+  describe('tokens (bank §4.2, §5.5, §7.1)', () => {
+    it('TOKEN_EXPIRED (bank §5.5): an access token used after its lifetime, saying when it expired and how long it lived', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+      const { access_token } = await tpp.tokens({ flow: 'authorize', user });
+      await t.clock.advance(300 + 12);
+      const res = await t.http.get('/v2/accounts').set(bearer(tpp, access_token)).expect(401);
+      expect(hintsOf(res)).toEqual(['TOKEN_EXPIRED']);
+    });
+
+    it("TOKEN_EXPIRED is this TPP's own token only: another TPP's expired token is just unknown", async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+      const { access_token } = await tpp.tokens({ flow: 'authorize', user });
+      await t.clock.advance(400);
+      const other = new Psd2Client(t, await certificate());
+      expect(hintsOf(await t.http.get('/v2/accounts').set(bearer(other, access_token)).expect(401))).toEqual([]);
+    });
+
+    it('REFRESH_LAST_USE_TODAY on the 4th refresh of a Stockholm day, REFRESH_LIMIT_REACHED on the refused 5th (bank §5.5, §7.1 case 5)', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+      const refresh_token = (await tpp.tokens({ flow: 'authorize', user })).refresh_token as string;
+      for (let use = 1; use <= 3; use++) expect(hintsOf(await tpp.refresh(refresh_token).expect(200))).toEqual([]);
+      expect(hintsOf(await tpp.refresh(refresh_token).expect(200))).toEqual(['REFRESH_LAST_USE_TODAY']);
+      expect(hintsOf(await tpp.refresh(refresh_token).expect(400))).toEqual(['REFRESH_LIMIT_REACHED']);
+    });
+
+    it('KYC_REQUIRED (bank §4.2 rule 1): a grant refused for a user who has not answered KYC', async () => {
+      const user = await newUser(t, { kyc: false });
+      const res = await tpp.nonAuthenticated(user).expect(403);
+      expect(hintsOf(res)).toEqual(['KYC_REQUIRED']);
+    });
+  });
+
+  describe('partner signing (bank §3.2, §7.2; contract §11)', () => {
+    async function participant(eid: string) {
+      const partner = await newPartner(t);
+      const user = await newUser(t, { eid });
+      const [registered] = await t.get(ParticipantService).register({ kind: 'test_process', id: randomUUID(), partnerId: partner.partner_id }, [user]);
+      const call = (path: string, ip = IP_A) =>
+        t.http.post(`/signing/1.0/${path}`).set({ Authorization: `Bearer ${partner.api_key}`, 'X-Forwarded-For': ip }).send({ participant_id: registered.id });
+      return { call };
+    }
+
+    it('SIGNING_RETRY_WITHOUT_CANCEL (bank §7.2): a same-IP start refused with 409; the next start succeeds', async () => {
+      const { call } = await participant('MANUAL');
+      expect(hintsOf(await call('start').expect(200))).toEqual([]);
+      expect(hintsOf(await call('start').expect(409))).toEqual(['SIGNING_RETRY_WITHOUT_CANCEL']);
+      expect(hintsOf(await call('start').expect(200))).toEqual([]);
+    });
+
+    it('SIGNING_BLOCKED (bank §7.2, contract §11): a start or cancel refused during a block', async () => {
+      const { call } = await participant('MANUAL');
+      await call('start', IP_A).expect(200);
+      expect(hintsOf(await call('start', IP_B).expect(409))).toEqual([]);
+      expect(hintsOf(await call('start', IP_A).expect(409))).toEqual(['SIGNING_BLOCKED']);
+      expect(hintsOf(await call('cancel', IP_A).expect(409))).toEqual(['SIGNING_BLOCKED']);
+    });
+
+    it('START_AFTER_COLLECT_ERROR (bank §3.2): collect called again after COLLECT_ERROR', async () => {
+      const { call } = await participant('COLLECT_ERROR');
+      await call('start').expect(200);
+      const first = await call('collect').expect(200);
+      expect(first.body).toEqual({ status: 'COLLECT_ERROR' });
+      expect(hintsOf(first)).toEqual([]);
+      expect(hintsOf(await call('collect').expect(200))).toEqual(['START_AFTER_COLLECT_ERROR']);
+    });
+
+    it('POLLED_AFTER_FINAL applies to collect too (bank §3.1)', async () => {
+      const { call } = await participant('AUTO_COMPLETE');
+      await call('start').expect(200);
+      expect(hintsOf(await call('collect').expect(200))).toEqual([]);
+      await t.clock.advance(11);
+      expect(hintsOf(await call('collect').expect(200))).toEqual(['POLLED_AFTER_FINAL']);
+    });
+  });
+
+  it('DEPRECATED_PATH (contract §12): a retired path used before its end names the successor', async () => {
+    await t.clock.set('2024-03-01T12:00:00+01:00', true);
+    const partner = await newPartner(t);
+    const res = await t.http.post('/api/signing/1.0/collect').set({ Authorization: `Bearer ${partner.api_key}` }).send({ participant_id: randomUUID() });
+    expect(res.status).toBe(404);
+    expect(hintsOf(res)).toEqual(['DEPRECATED_PATH']);
+  });
+
+  it('the header lists every hint of a response once', async () => {
+    // A narrower scope (informational) on a start: one code, once, however often the rule is checked.
+    const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+    const res = await tpp.start({ user, scopes: 'PIS', body: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'PIS' } }).expect(200);
+    expect(res.headers['sandbox-hints']).toBe('SCOPE_NARROWER_THAN_CERTIFICATE');
+  });
+});

@@ -1,0 +1,461 @@
+import { Body, Controller, Module, Post } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { JobRunner, JournalWriter, Public, RequestHints } from '@app/common';
+import { newPartner } from './support/fixtures';
+import { expectProblem, expectValidationFailed } from './support/problems';
+import { certificate, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
+import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+
+/** A route that raises a hint, as domain code does where its rule lives (contract §14 plumbing). */
+@Controller('test-journal')
+class HintRaisingController {
+  @Post('hint')
+  @Public()
+  raise(@Body() body: { clean?: boolean }): { raised: boolean } {
+    if (!body.clean) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
+    return { raised: !body.clean };
+  }
+}
+
+@Module({ controllers: [HintRaisingController] })
+class HintRaisingModule {}
+
+const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
+const newRequestId = (label: string) => `${label}-${randomUUID()}`;
+const secret = (label: string) => `${label}${randomBytes(12).toString('hex')}`;
+
+/** Everything the journal wrote so far, as stored. */
+async function flush(t: TestApp): Promise<void> {
+  await t.app.get(JournalWriter).flush();
+}
+
+async function storedRows(t: TestApp, where = 'true', parameters: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  return t.app.get(DataSource).query(`SELECT *, seq::text AS seq_text FROM journal_entry WHERE ${where} ORDER BY journal_entry.seq`, parameters);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer the OpenAPI validator already checked
+async function entry(t: TestApp, requestId: string): Promise<Record<string, any>> {
+  await flush(t);
+  return (await t.admin.get(`/admin/requests/${requestId}`).expect(200)).body;
+}
+
+/** A TPP whose organization id the test knows. */
+async function tppOf(t: TestApp): Promise<{ client: Psd2Client; organizationId: string }> {
+  const organizationId = newOrganizationId();
+  return { client: new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], organizationId)), organizationId };
+}
+
+describe('contract §14 request journal: what is recorded', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [HintRaisingModule] });
+  });
+  afterAll(() => t.close());
+
+  it('contract §14: a request gets an entry with request_id, at (sandbox clock), method, path, query, status, duration_ms, caller, request, response and hints', async () => {
+    const { client, organizationId } = await tppOf(t);
+    const user = await newUser(t);
+    const id = newRequestId('start');
+    const res = await client.start({ user, headers: { 'X-Request-Id': id } }).expect(200);
+    const recorded = await entry(t, id);
+    expect(recorded).toMatchObject({
+      request_id: id,
+      method: 'POST',
+      path: '/psd2/auth/3.0/authenticate',
+      query: {},
+      status: 200,
+      duration_ms: expect.any(Number),
+      caller: { kind: 'tpp', id: organizationId },
+      hints: [],
+    });
+    expect(recorded.reason_code).toBeUndefined();
+    // The test clock is pinned at BASE_TIME and running: `at` is the sandbox's time, not the machine's.
+    expect(Math.abs(Date.parse(recorded.at) - Date.parse('2026-11-24T09:00:00Z'))).toBeLessThan(120_000);
+    expect(Math.abs(Date.parse(recorded.arrived_at) - Date.now())).toBeLessThan(60_000);
+    expect(recorded.request.headers['x-request-id']).toBe(id);
+    expect(recorded.request.headers['x-psd2-client-test-cert']).toEqual({ organization_id: organizationId, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(recorded.request.body).toMatchObject({ end_user_ip: PSU_IP, start_mode: 'AUTO_START' });
+    expect(recorded.response.body).toMatchObject({ pending_code: '[redacted]' });
+    expect(JSON.stringify(recorded)).not.toContain(res.body.pending_code);
+  });
+
+  it('contract §14: the caller is what the request identified even when it was refused (a TPP\'s 401 with an unknown token), with its reason_code', async () => {
+    const { client, organizationId } = await tppOf(t);
+    const id = newRequestId('refused');
+    const res = await t.http.get('/v2/accounts').set(client.headers({ Authorization: 'Bearer not-a-token-at-all', 'X-Request-Id': id })).expect(401);
+    const recorded = await entry(t, id);
+    expect(recorded).toMatchObject({ status: 401, caller: { kind: 'tpp', id: organizationId }, reason_code: expectProblem(res, 401).reason.code });
+  });
+
+  it('contract §14: a partner is recorded by its partner_id, an unauthenticated caller as anonymous', async () => {
+    const partner = await newPartner(t);
+    const signing = newRequestId('partner');
+    await t.http.post('/signing/1.0/start').set({ Authorization: `Bearer ${partner.api_key}`, 'X-Request-Id': signing }).send({}).expect(400);
+    expect(await entry(t, signing)).toMatchObject({ status: 400, caller: { kind: 'partner', id: partner.partner_id }, reason_code: 'VALIDATION_FAILED' });
+
+    const anonymous = newRequestId('anonymous');
+    await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_AI' }).set('X-Request-Id', anonymous).expect(200);
+    const recorded = await entry(t, anonymous);
+    expect(recorded.caller).toEqual({ kind: 'anonymous' });
+    expect(recorded.query).toEqual({ roles: 'PSP_AI' });
+  });
+
+  it('contract §14: /admin/*, /health, /docs, /openapi.json, the console page, the journal\'s own reads and the lifecycle routes are not recorded', async () => {
+    const created = (await t.http.post('/sandboxes').set(operator).set('X-Request-Id', newRequestId('excluded')).send({ name: 'journal exclusions' }).expect(201)).body;
+    const requests: Array<[string, string]> = [
+      ['GET', '/admin/clock'],
+      ['GET', '/health'],
+      ['GET', '/openapi.json'],
+      ['GET', '/docs'],
+      ['GET', '/'],
+      ['GET', '/admin/requests'],
+      ['GET', `/sandboxes/${created.sandbox_id}`],
+      ['GET', '/sandboxes'],
+      ['GET', `/sandboxes/${created.sandbox_id}/admin/clock`],
+      ['GET', `/sandboxes/${created.sandbox_id}/`],
+      ['GET', `/sandboxes/${created.sandbox_id}/health`],
+      ['GET', `/sandboxes/${randomUUID()}/sandbox/test-certificate`],
+      ['GET', '/sandboxes/not-an-id/sandbox/test-certificate'],
+      ['GET', '/sandbox/requests'],
+    ];
+    for (const [method, path] of requests) {
+      const server = request(t.app.getHttpServer());
+      await server[method.toLowerCase() as 'get'](path).set({ ...operator, 'X-Request-Id': newRequestId('excluded') });
+    }
+    await flush(t);
+    expect(await storedRows(t, `request_id LIKE 'excluded-%'`)).toEqual([]);
+  });
+
+  it('contract §14: a hint raised while handling a request goes into the Sandbox-Hints header and the entry; a clean request has neither', async () => {
+    const hinted = newRequestId('hinted');
+    const res = await request(t.app.getHttpServer()).post('/test-journal/hint').set('X-Request-Id', hinted).send({}).expect(201);
+    expect(res.headers['sandbox-hints']).toBe('EXCHANGE_BEFORE_COMPLETE');
+    expect((await entry(t, hinted)).hints).toEqual([{ code: 'EXCHANGE_BEFORE_COMPLETE', message: expect.stringContaining('COMPLETE'), section: 'bank §3.1' }]);
+
+    const clean = newRequestId('clean');
+    const cleanRes = await request(t.app.getHttpServer()).post('/test-journal/hint').set('X-Request-Id', clean).send({ clean: true }).expect(201);
+    expect(cleanRes.headers['sandbox-hints']).toBeUndefined();
+    expect((await entry(t, clean)).hints).toEqual([]);
+  });
+
+  it('contract §14: GET /admin/requests/{request_id} answers the newest entry when a client reused the id, and 404 for an unknown one', async () => {
+    const id = newRequestId('reused');
+    await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_AI' }).set('X-Request-Id', id).expect(200);
+    await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_PI' }).set('X-Request-Id', id).expect(200);
+    expect((await entry(t, id)).query).toEqual({ roles: 'PSP_PI' });
+    expectProblem(await t.admin.get(`/admin/requests/${newRequestId('never')}`), 404, 'NOT_FOUND');
+    expectValidationFailed(await t.admin.get(`/admin/requests/${'x'.repeat(129)}`), 'request_id');
+  });
+});
+
+describe('contract §14 request journal: secrets never appear', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('contract §14: tokens, pending codes, autostart tokens, partner and admin keys planted in headers, query, form and JSON bodies are in no stored row and no answer', async () => {
+    const { client } = await tppOf(t);
+    const user = await newUser(t);
+    const partner = await newPartner(t);
+    const planted = {
+      queryToken: secret('qtoken'),
+      queryCode: secret('qcode'),
+      formRefresh: secret('frefresh'),
+      formCode: secret('fcode'),
+      jsonCode: secret('jcode'),
+      jsonKey: secret('jkey'),
+      headerKey: secret('hkey'),
+      adminHeader: secret('hadmin'),
+    };
+    // Real secrets the service issued: a pending code and autostart token, an access and a refresh token.
+    const started = (await client.start({ user }).expect(200)).body;
+    await client.status(started.pending_code).expect(200);
+    const tokens = (await client.exchange(started.pending_code).expect(200)).body;
+    await t.http.get('/v2/accounts').set(client.headers({ Authorization: `Bearer ${tokens.access_token}` })).query({ access_token: planted.queryToken, pending_code: planted.queryCode });
+    await client.token({ grant_type: 'refresh_token', refresh_token: planted.formRefresh, code: planted.formCode });
+    await client.refresh(tokens.refresh_token);
+    await client.status(planted.jsonCode);
+    await t.http.post('/signing/1.0/start').set({ Authorization: `Bearer ${partner.api_key}`, 'X-Admin-Key': planted.adminHeader }).send({ api_key: planted.jsonKey });
+    await t.http.get('/sandbox/test-certificate').set({ Authorization: `Bearer ${planted.headerKey}` }).expect(200);
+    await flush(t);
+
+    const secrets = [...Object.values(planted), started.pending_code, started.auto_start_token, tokens.access_token, tokens.refresh_token, partner.api_key, ADMIN_KEY];
+    const stored = JSON.stringify(await storedRows(t));
+    const adminAnswer = JSON.stringify((await t.admin.get('/admin/requests').query({ limit: 500 }).expect(200)).body);
+    const partnerAnswer = JSON.stringify((await t.http.get('/sandbox/requests').set('Authorization', `Bearer ${partner.api_key}`).expect(200)).body);
+    const tppAnswer = JSON.stringify((await t.http.get('/sandbox/requests').set(client.headers()).expect(200)).body);
+    for (const value of secrets) {
+      expect({ value, stored: stored.includes(value) }).toEqual({ value, stored: false });
+      expect({ value, answered: [adminAnswer, partnerAnswer, tppAnswer].some((text) => text.includes(value)) }).toEqual({ value, answered: false });
+    }
+    // The planted places were recorded, redacted: the test saw them.
+    expect(stored).toContain('"access_token":"[redacted]"');
+    expect(stored).toContain('"refresh_token":"[redacted]"');
+    expect(stored).toContain('"pending_code":"[redacted]"');
+    expect(stored).toContain('"authorization":"Bearer [redacted]"');
+    expect(stored).toContain('"x-admin-key":"[redacted]"');
+    expect(stored).toContain('"api_key":"[redacted]"');
+  });
+});
+
+describe('contract §14 request journal: reading, filters, keyset pages and who sees what', () => {
+  let t: TestApp;
+  let a: { client: Psd2Client; organizationId: string };
+  let b: { client: Psd2Client; organizationId: string };
+  let partner: { partner_id: string; api_key: string };
+  const ids = { a: [] as string[], b: [] as string[], partner: [] as string[] };
+  let before: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [HintRaisingModule] });
+    a = await tppOf(t);
+    b = await tppOf(t);
+    partner = await newPartner(t);
+    before = new Date().toISOString();
+    for (let i = 0; i < 5; i++) {
+      const id = newRequestId(`a${i}`);
+      ids.a.push(id);
+      // Every second call of A is refused (no such token): 401s among 200s.
+      if (i % 2 === 1) await t.http.get('/v2/accounts').set(a.client.headers({ 'X-Request-Id': id, Authorization: 'Bearer nope' })).expect(401);
+      else await a.client.start({ user: await newUser(t), headers: { 'X-Request-Id': id } }).expect(200);
+    }
+    for (let i = 0; i < 2; i++) {
+      const id = newRequestId(`b${i}`);
+      ids.b.push(id);
+      await b.client.start({ user: await newUser(t), headers: { 'X-Request-Id': id } }).expect(200);
+    }
+    for (let i = 0; i < 3; i++) {
+      const id = newRequestId(`p${i}`);
+      ids.partner.push(id);
+      await t.http.post('/signing/1.0/start').set({ Authorization: `Bearer ${partner.api_key}`, 'X-Request-Id': id }).send({});
+    }
+    await flush(t);
+  });
+  afterAll(() => t.close());
+
+  const adminList = async (query: Record<string, string | number>) => (await t.admin.get('/admin/requests').query(query).expect(200)).body;
+
+  it('contract §14: newest first in arrival order, filtered by caller_kind and caller_id', async () => {
+    const page = await adminList({ caller_kind: 'tpp', caller_id: a.organizationId });
+    expect(page.entries.map((e: { request_id: string }) => e.request_id)).toEqual([...ids.a].reverse());
+    expect(page.next_after).toBeNull();
+    expect((await adminList({ caller_kind: 'partner', caller_id: partner.partner_id })).entries).toHaveLength(3);
+    expect((await adminList({ caller_kind: 'partner', caller_id: a.organizationId })).entries).toEqual([]);
+  });
+
+  it('contract §14: filters by status, path_prefix, hint, since and until', async () => {
+    const refused = await adminList({ caller_id: a.organizationId, status: 401 });
+    expect(refused.entries.map((e: { request_id: string }) => e.request_id)).toEqual([ids.a[3], ids.a[1]]);
+    const certificates = await adminList({ caller_id: a.organizationId, path_prefix: '/psd2/' });
+    expect(certificates.entries.map((e: { request_id: string }) => e.request_id)).toEqual([ids.a[4], ids.a[2], ids.a[0]]);
+    expect((await adminList({ since: before, path_prefix: '/signing/' })).entries).toHaveLength(3);
+    expect((await adminList({ until: before, caller_id: a.organizationId })).entries).toEqual([]);
+
+    const hinted = newRequestId('hinted');
+    await request(t.app.getHttpServer()).post('/test-journal/hint').set('X-Request-Id', hinted).send({}).expect(201);
+    await flush(t);
+    const withHint = await adminList({ hint: 'EXCHANGE_BEFORE_COMPLETE' });
+    expect(withHint.entries.map((e: { request_id: string }) => e.request_id)).toEqual([hinted]);
+    expect((await adminList({ hint: 'TOKEN_EXPIRED', since: before })).entries).toEqual([]);
+  });
+
+  it('contract §14: keyset pages (limit, next_after → after) walk every entry once, newest first', async () => {
+    const all = (await adminList({ since: before, limit: 500 })).entries.map((e: { request_id: string }) => e.request_id);
+    const walked: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: { entries: Array<{ request_id: string }>; next_after: string | null } = await adminList({ since: before, limit: 3, ...(after ? { after } : {}) });
+      expect(page.entries.length).toBeLessThanOrEqual(3);
+      walked.push(...page.entries.map((e) => e.request_id));
+      after = page.next_after;
+    } while (after !== null);
+    expect(walked).toEqual(all);
+    expect(walked.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each([
+    ['caller_kind', 'robot'],
+    ['status', 'abc'],
+    ['status', '99'],
+    ['path_prefix', 'psd2'],
+    ['hint', 'NO_SUCH_HINT'],
+    ['since', 'yesterday'],
+    ['until', '2026-11-24T10:00:00'],
+    ['limit', '0'],
+    ['limit', '501'],
+    ['after', 'x'],
+  ])('contract §14: a bad %s (%p) is 400 VALIDATION_FAILED naming it, on both routes', async (name, value) => {
+    expectValidationFailed(await t.admin.get('/admin/requests').query({ [name]: value }), name);
+    expectValidationFailed(await t.http.get('/sandbox/requests').set(a.client.headers()).query({ [name]: value }), name);
+  });
+
+  it('contract §14: GET /sandbox/requests shows a TPP (by its certificate) its own entries only, its refused ones included', async () => {
+    const own = (await t.http.get('/sandbox/requests').set(a.client.headers()).expect(200)).body;
+    expect(own.entries.map((e: { request_id: string }) => e.request_id)).toEqual([...ids.a].reverse());
+    expect(own.entries.every((e: { caller: { id: string } }) => e.caller.id === a.organizationId)).toBe(true);
+    // The same filters apply, within its own entries.
+    const refused = (await t.http.get('/sandbox/requests').set(a.client.headers()).query({ status: 401 }).expect(200)).body;
+    expect(refused.entries).toHaveLength(2);
+    expect((await t.http.get('/sandbox/requests').set(a.client.headers()).query({ caller_id: b.organizationId }).expect(200)).body.entries).toEqual([]);
+  });
+
+  it('contract §14: GET /sandbox/requests shows a partner (by its key) its own entries only', async () => {
+    const own = (await t.http.get('/sandbox/requests').set('Authorization', `Bearer ${partner.api_key}`).expect(200)).body;
+    expect(own.entries.map((e: { request_id: string }) => e.request_id)).toEqual([...ids.partner].reverse());
+    const other = await newPartner(t);
+    expect((await t.http.get('/sandbox/requests').set('Authorization', `Bearer ${other.api_key}`).expect(200)).body.entries).toEqual([]);
+  });
+
+  it('contract §14: GET /sandbox/requests/{request_id} answers the caller\'s own entry; another caller\'s is 404; no credentials is 401', async () => {
+    const own = (await t.http.get(`/sandbox/requests/${ids.b[0]}`).set(b.client.headers()).expect(200)).body;
+    expect(own).toMatchObject({ request_id: ids.b[0], caller: { kind: 'tpp', id: b.organizationId } });
+    expectProblem(await t.http.get(`/sandbox/requests/${ids.b[0]}`).set(a.client.headers()), 404, 'NOT_FOUND');
+    expectProblem(await t.http.get(`/sandbox/requests/${ids.a[0]}`).set('Authorization', `Bearer ${partner.api_key}`), 404, 'NOT_FOUND');
+    expectProblem(await t.http.get(`/sandbox/requests/${ids.partner[0]}`).set(a.client.headers()), 404, 'NOT_FOUND');
+    expectProblem(await t.http.get('/sandbox/requests'), 401);
+    expectProblem(await t.http.get('/sandbox/requests').set('Authorization', 'Bearer not-a-partner-key-000000'), 401);
+  });
+
+  it('contract §14 with §13: a sandbox\'s journal is invisible from another sandbox', async () => {
+    const created = (await t.http.post('/sandboxes').set(operator).send({ name: 'journal of B' }).expect(201)).body;
+    const inB = newRequestId('in-b');
+    await t.http.get(`/sandboxes/${created.sandbox_id}/v2/accounts`).set(a.client.headers({ 'X-Request-Id': inB, Authorization: 'Bearer nope' })).expect(401);
+    await flush(t);
+    const asB = { Authorization: `Bearer ${created.admin_key}` };
+    const recorded = (await t.http.get(`/sandboxes/${created.sandbox_id}/admin/requests/${inB}`).set(asB).expect(200)).body;
+    expect(recorded).toMatchObject({ path: '/v2/accounts', status: 401, caller: { kind: 'tpp', id: a.organizationId } });
+    expectProblem(await t.admin.get(`/admin/requests/${inB}`), 404, 'NOT_FOUND');
+    expect((await t.admin.get('/admin/requests').query({ limit: 500 }).expect(200)).body.entries.map((e: { request_id: string }) => e.request_id)).not.toContain(inB);
+    // Nor does B see the default sandbox's entries, even the same TPP's.
+    const bPage = (await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/requests`).set(a.client.headers()).expect(200)).body;
+    expect(bPage.entries.map((e: { request_id: string }) => e.request_id)).toEqual([inB]);
+    // A deleted sandbox's entries go with it; an entry buffered for it meanwhile is dropped, not a failed batch.
+    const late = newRequestId('late');
+    await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/test-certificate`).set('X-Request-Id', late).expect(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    await t.http.delete(`/sandboxes/${created.sandbox_id}`).set(operator).expect(204);
+    const alongside = newRequestId('alongside');
+    await t.http.get('/sandbox/test-certificate').set('X-Request-Id', alongside).expect(200);
+    await flush(t);
+    expect(await storedRows(t, 'sandbox_id = $1', [created.sandbox_id])).toEqual([]);
+    expect(await storedRows(t, 'request_id = $1', [alongside])).toHaveLength(1);
+    expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ lost: 0, failed_writes: 0 });
+  });
+});
+
+describe('contract §14 request journal: never fails a request, can be turned off, is pruned', () => {
+  it('contract §14: a failing journal write does not fail the request; it is logged at warn and counted on /health', async () => {
+    const t = await createTestApp();
+    try {
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query('ALTER TABLE journal_entry RENAME TO journal_entry_away');
+      try {
+        await t.http.get('/sandbox/test-certificate').expect(200);
+        await flush(t);
+      } finally {
+        await dataSource.query('ALTER TABLE journal_entry_away RENAME TO journal_entry');
+      }
+      const health = (await t.http.get('/health').expect(200)).body;
+      expect(health.details.journal).toMatchObject({ recording: true, failed_writes: 1, lost: expect.any(Number) });
+      expect(health.details.journal.lost).toBeGreaterThanOrEqual(1);
+      expect(t.logs.some((line) => line.level === 40 && line.msg === 'journal write failed: entries dropped')).toBe(true);
+      // The journal goes on once the database takes writes again.
+      const after = newRequestId('after');
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', after).expect(200);
+      expect((await entry(t, after)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('contract §14: entries still buffered are written when the app shuts down', async () => {
+    const t = await createTestApp();
+    // The embedded database goes with the app: what reached it is seen as the writes it answered.
+    const dataSource = t.app.get(DataSource);
+    const query = dataSource.query.bind(dataSource);
+    const written: string[] = [];
+    dataSource.query = (async (sql: string, parameters?: unknown[]) => {
+      const result: unknown = await query(sql, parameters);
+      if (/^\s*INSERT INTO journal_entry/.test(sql) && Array.isArray(result) && result.length > 0) written.push(...(parameters![1] as string[]));
+      return result;
+    }) as typeof dataSource.query;
+    const id = newRequestId('at-shutdown');
+    try {
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);
+      // The entry is built once the answer is out; then the app stops, well within the writer's second.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(written).not.toContain(id);
+    } finally {
+      await t.close();
+    }
+    expect(written).toContain(id);
+  });
+
+  it('contract §14 (issue 16): the journal\'s reads by sandbox, by caller and by request id, and the age retention, are index-backed', async () => {
+    const t = await createTestApp();
+    try {
+      const dataSource = t.app.get(DataSource);
+      const plan = async (sql: string, parameters: unknown[]) => {
+        // With a handful of rows a sequential scan is cheapest; with it off, the plan shows which index the query's shape can use.
+        return dataSource.transaction(async (manager) => {
+          await manager.query('SET LOCAL enable_seqscan = off');
+          const rows: Array<{ 'QUERY PLAN': string }> = await manager.query(`EXPLAIN ${sql}`, parameters);
+          return rows.map((row) => row['QUERY PLAN']).join('\n');
+        });
+      };
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND seq < $2 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 1000])).toMatch(/Index (Only )?Scan Backward using journal_entry_pkey/);
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND caller_kind = $2 AND caller_id = $3 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 'tpp', 'x'])).toMatch(/Index (Only )?Scan Backward using journal_entry_caller/);
+      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2 ORDER BY journal_entry.seq DESC LIMIT 1`, ['default', 'r-1'])).toMatch(/Index (Only )?Scan Backward using journal_entry_request_id/);
+      expect(await plan(`SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) ORDER BY arrived_at LIMIT $2`, [7, 1000])).toMatch(/Index Scan (using|on) journal_entry_arrived_at/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('contract §14: JOURNAL=off records nothing and sends no Sandbox-Hints', async () => {
+    const t = await createTestApp({ env: { JOURNAL: 'off' }, imports: [HintRaisingModule] });
+    try {
+      const res = await request(t.app.getHttpServer()).post('/test-journal/hint').send({}).expect(201);
+      expect(res.headers['sandbox-hints']).toBeUndefined();
+      await t.http.get('/sandbox/test-certificate').expect(200);
+      await flush(t);
+      expect(await storedRows(t)).toEqual([]);
+      expect((await t.admin.get('/admin/requests').expect(200)).body).toEqual({ entries: [], next_after: null });
+      expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ recording: false, written: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('contract §14: retention keeps the newest JOURNAL_MAX_ENTRIES per sandbox and drops entries older than JOURNAL_DAYS real days', async () => {
+    const t = await createTestApp({ env: { JOURNAL_MAX_ENTRIES: '3', JOURNAL_DAYS: '7' } });
+    try {
+      const created = (await t.http.post('/sandboxes').set(operator).send({ name: 'retention' }).expect(201)).body;
+      const inDefault: string[] = [];
+      const inCreated: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        inDefault.push(newRequestId(`d${i}`));
+        await t.http.get('/sandbox/test-certificate').set('X-Request-Id', inDefault[i]).expect(200);
+        inCreated.push(newRequestId(`c${i}`));
+        await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/test-certificate`).set('X-Request-Id', inCreated[i]).expect(200);
+      }
+      await flush(t);
+      // The newest entry of the default sandbox arrived 8 real days ago (as if), another one 6 days ago.
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '8 days' WHERE request_id = $1`, [inDefault[4]]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '6 days' WHERE request_id = $1`, [inDefault[3]]);
+      // A scheduled pass (retention spans every sandbox; a sandbox's jobs/run does not prune others).
+      await t.get(JobRunner).tick();
+      const kept = async (sandboxId: string) =>
+        (await storedRows(t, 'sandbox_id = $1', [sandboxId])).map((row) => row.request_id);
+      expect(await kept('default')).toEqual(inDefault.slice(1, 4));
+      expect(await kept(created.sandbox_id)).toEqual(inCreated.slice(2));
+    } finally {
+      await t.close();
+    }
+  });
+});
