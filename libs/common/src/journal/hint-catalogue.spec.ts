@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Hint, HINT_CATALOGUE, HINT_CODES, hintOf } from './hint-catalogue';
 import { RequestHints } from './request-hints';
 
 describe('the hint catalogue (contract §14)', () => {
   it('holds every hint of the §14 table, each citing the bank\'s document or the contract', () => {
-    expect(HINT_CODES.sort()).toEqual(
+    expect([...HINT_CODES].sort()).toEqual(
       [
         'POLLED_TOO_FAST', 'POLLED_AFTER_FINAL', 'EXCHANGE_BEFORE_COMPLETE', 'TOKEN_EXPIRED', 'REFRESH_LAST_USE_TODAY', 'REFRESH_LIMIT_REACHED',
         'SIGNING_RETRY_WITHOUT_CANCEL', 'SIGNING_BLOCKED', 'START_AFTER_COLLECT_ERROR', 'KYC_REQUIRED', 'DEPRECATED_PATH',
@@ -42,5 +44,14 @@ describe('RequestHints (contract §14)', () => {
 
   it('drops a hint raised outside a request (a job run)', () => {
     expect(() => RequestHints.raise('MISSING_PSU_IP')).not.toThrow();
+  });
+});
+
+describe('the README lists the hint catalogue (contract §14: documented in the README)', () => {
+  it('has one row per hint, with its section and when it is raised, in the catalogue\'s order', () => {
+    const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+    const table = /<!-- hint-catalogue:begin -->([\s\S]*?)<!-- hint-catalogue:end -->/.exec(readme)?.[1] ?? '';
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows).toEqual(HINT_CODES.map((code) => `| \`${code}\` | ${HINT_CATALOGUE[code].section} | ${HINT_CATALOGUE[code].when} |`));
   });
 });

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { HINT_CATALOGUE, HINT_CODES } from '../journal/hint-catalogue';
 
 /** The token endpoints: every answer RFC 6749 JSON with Cache-Control: no-store (contract §2). */
 export const TOKEN_ENDPOINT_PATHS: readonly string[] = ['/psd2/auth/1.0/token', '/api/auth/1.0/token'];
@@ -66,7 +67,9 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', example: '</psd2/savings/3.0/accounts>; rel="successor-version"' },
   },
   'Sandbox-Hints': {
-    description: 'The codes of the rule hints this request earned, comma-separated; the entry in the request journal has their messages and sections (contract §14). Absent when there are none',
+    description:
+      'The codes of the rule hints this request earned, comma-separated; the entry in the request journal has their messages and sections (contract §14). Absent when there are none. The catalogue:\n\n' +
+      HINT_CODES.map((code) => `- \`${code}\` (${HINT_CATALOGUE[code].section}): ${HINT_CATALOGUE[code].when}`).join('\n'),
     required: false,
     schema: { type: 'string', example: 'POLLED_TOO_FAST, TOKEN_EXPIRED' },
   },
