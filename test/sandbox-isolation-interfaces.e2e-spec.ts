@@ -451,8 +451,10 @@ describe('contract §13 Isolation: two sandboxes with identical personal numbers
 
   it('contract §13 Lifecycle: deleting A after the full flows leaves no row of it in any table with sandbox_id, and B\'s rows unchanged', async () => {
     const counts = await rowCounts(dataSource, sandboxA.sandbox_id);
-    // The flows wrote to (nearly) every table: the count below is over all of them.
-    expect(Object.entries(counts).filter(([, n]) => n === 0).map(([table]) => table)).toEqual([]);
+    // The flows wrote to every table but those whose rows live only while a job runs (the job
+    // leases of a sandbox): the count below is over all of them.
+    const whileAJobRuns = ['sandbox_job_lease'];
+    expect(Object.entries(counts).filter(([table, n]) => n === 0 && !whileAJobRuns.includes(table)).map(([table]) => table)).toEqual([]);
     const digestsB = await rowDigests(dataSource, sandboxB.sandbox_id);
     await t.http.delete(`/sandboxes/${sandboxA.sandbox_id}`).set({ Authorization: `Bearer ${sandboxA.admin_key}` }).expect(204);
     expect(Object.entries(await rowCounts(dataSource, sandboxA.sandbox_id)).filter(([, n]) => n > 0)).toEqual([]);
