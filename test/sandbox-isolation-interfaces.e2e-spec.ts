@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Response, Test } from 'supertest';
 import { DataSource } from 'typeorm';
+import { JournalWriter } from '@app/common';
 import { newPartner } from './support/fixtures';
 import { newPersonalNumber } from './support/personal-numbers';
 import { certificate, newPsu, newUser, Psd2Client } from './support/psd2';
@@ -450,6 +451,7 @@ describe('contract §13 Isolation: two sandboxes with identical personal numbers
   });
 
   it('contract §13 Lifecycle: deleting A after the full flows leaves no row of it in any table with sandbox_id, and B\'s rows unchanged', async () => {
+    await t.get(JournalWriter).flush();
     const counts = await rowCounts(dataSource, sandboxA.sandbox_id);
     // The flows wrote to every table but those whose rows live only while a job runs (the job
     // leases of a sandbox): the count below is over all of them.

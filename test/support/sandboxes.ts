@@ -69,9 +69,16 @@ export async function rowCounts(dataSource: DataSource, sandboxId: string): Prom
  * A digest of every row of the sandbox, table by table: equal digests mean nothing of the sandbox was
  * added, changed or removed in between.
  */
+/**
+ * Tables left out of the digests: the request journal records each request to a sandbox, the
+ * test's own reads included, and is written asynchronously; its isolation is proven in
+ * test/journal.e2e-spec.ts.
+ */
+const NOT_DIGESTED = ['journal_entry'];
+
 export async function rowDigests(dataSource: DataSource, sandboxId: string): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
-  for (const table of await sandboxTables(dataSource)) {
+  for (const table of (await sandboxTables(dataSource)).filter((name) => !NOT_DIGESTED.includes(name))) {
     const [{ digest }] = await dataSource.query(`SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS digest FROM ${table} r WHERE r.sandbox_id = $1`, [sandboxId]);
     digests[table] = digest;
   }
