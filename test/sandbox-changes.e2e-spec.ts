@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SandboxChanges } from '@app/common';
-import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, createTestApp, recordStatements, TestApp } from './support/test-app';
 
 const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
 
@@ -10,15 +10,10 @@ const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
  */
 describe('contract §13 Scale: one change-log read refreshes every cached sandbox', () => {
   let t: TestApp;
-  const statements: string[] = [];
+  let statements: string[];
   beforeAll(async () => {
     t = await createTestApp();
-    const { logger } = t.get(DataSource);
-    const logQuery = logger.logQuery.bind(logger);
-    logger.logQuery = (query, parameters, runner) => {
-      statements.push(query);
-      logQuery(query, parameters, runner);
-    };
+    statements = recordStatements(t);
   });
   afterAll(() => t.close());
 

@@ -15,7 +15,7 @@ import { newPartner, sampleFixture } from './support/fixtures';
 import { newPersonalNumber } from './support/personal-numbers';
 import { bearer, certificate, newPsu, newUser, Psd2Client } from './support/psd2';
 import { createSandbox, rowCounts, sandboxTables } from './support/sandboxes';
-import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
+import { ADMIN_KEY, BASE_TIME, createTestApp, recordStatements, TestApp } from './support/test-app';
 import { freshDatabase, type TestDatabase } from './support/test-db';
 import { MIGRATIONS } from '../migrations';
 
@@ -94,17 +94,11 @@ async function addSandbox(dataSource: DataSource, id: string): Promise<void> {
 describe('contract §13 Isolation: every statement on sandbox data names its sandbox', () => {
   let t: TestApp;
   let namesASandboxTable: RegExp;
-  const statements: string[] = [];
+  let statements: string[];
   beforeAll(async () => {
     t = await createTestApp();
     namesASandboxTable = new RegExp(`\\b(${(await sandboxTables(t.get(DataSource))).join('|')})\\b`, 'i');
-    const { logger } = t.get(DataSource);
-    const logQuery = logger.logQuery.bind(logger);
-    // TypeORM hands every statement it sends to its logger, whoever built it (SandboxDb or TypeORM).
-    logger.logQuery = (query, parameters, runner) => {
-      statements.push(query);
-      logQuery(query, parameters, runner);
-    };
+    statements = recordStatements(t);
   });
   afterAll(() => t.close());
 

@@ -3,18 +3,11 @@ import { DataSource } from 'typeorm';
 import { SandboxesService } from '@app/sandbox';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newPersonalNumber } from './support/personal-numbers';
+import { type CreatedSandbox, rowCounts } from './support/sandboxes';
 import { describeOnServer } from './support/server-only';
 import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
-interface Created {
-  sandbox_id: string;
-  name: string;
-  base_url: string;
-  admin_key: string;
-  demo_partner_key?: string;
-  created_at: string;
-  last_used_at: string;
-}
+type Created = CreatedSandbox;
 
 const operator = { Authorization: `Bearer ${ADMIN_KEY}` };
 const key = (value: string) => ({ Authorization: `Bearer ${value}` });
@@ -22,18 +15,7 @@ const LATER = '2030-06-01T12:00:00.000Z';
 const preApprovalStatus = () => `/mortgage/2.0/pre-approval/${randomUUID()}/status`;
 
 /** Every table that holds a sandbox's rows (contract §13: all of them go with it). */
-async function rowsOf(t: TestApp, sandboxId: string): Promise<Record<string, number>> {
-  const dataSource = t.app.get(DataSource);
-  const tables: Array<{ table_name: string }> = await dataSource.query(
-    `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sandbox_id' ORDER BY table_name`,
-  );
-  const counts: Record<string, number> = {};
-  for (const { table_name } of tables) {
-    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM ${table_name} WHERE sandbox_id = $1`, [sandboxId]);
-    counts[table_name] = n;
-  }
-  return counts;
-}
+const rowsOf = (t: TestApp, sandboxId: string) => rowCounts(t.app.get(DataSource), sandboxId);
 
 describe('sandboxes (contract §13)', () => {
   let t: TestApp;

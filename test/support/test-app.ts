@@ -4,6 +4,7 @@ import { configureHttp, DEFAULT_SANDBOX_ID, OpenApiDocument, SandboxClock, Sandb
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { AppModule } from '../../apps/api/src/app.module';
 import { OpenApiResponseValidator, validatingAgent } from './openapi-responses';
 import { freshDatabase, TestDatabase } from './test-db';
@@ -194,4 +195,19 @@ export function adminClient(http: ReturnType<typeof request>, key = ADMIN_KEY) {
     post: (path: string, body?: object) => http.post(path).set(auth).send(body),
     delete: (path: string) => http.delete(path).set(auth),
   };
+}
+
+/**
+ * Every SQL text the app sends from now on, in order: TypeORM hands each statement to its logger,
+ * whoever built it (SandboxDb, TypeORM or a raw query). Clear the array to start a new count.
+ */
+export function recordStatements(t: TestApp): string[] {
+  const statements: string[] = [];
+  const { logger } = t.get(DataSource);
+  const logQuery = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, runner) => {
+    statements.push(query);
+    logQuery(query, parameters, runner);
+  };
+  return statements;
 }
