@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxDb } from '../sandbox/sandbox-db';
 import type { Hint } from './hint-catalogue';
-import type { CallerKind, JournalCaller } from './journal-entry';
+import type { CallerKind, JournalCaller, NewJournalEntry } from './journal-entry';
 
 /** The filters of contract §14, already validated. */
 export interface JournalFilter {
@@ -19,23 +19,9 @@ export interface JournalFilter {
   after?: string;
 }
 
-/** A stored entry as the journal's readers show it. */
-export interface JournalEntry {
+/** A stored entry as the journal's readers show it: as written, with its arrival sequence, its sandbox implied. */
+export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId'> {
   seq: string;
-  requestId: string;
-  arrivedAt: Date;
-  at: Date;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  status: number;
-  durationMs: number;
-  caller: JournalCaller;
-  reasonCode: string | null;
-  request: Record<string, unknown>;
-  response: Record<string, unknown>;
-  hints: Hint[];
-  replayed: boolean;
 }
 
 export interface JournalPage {
