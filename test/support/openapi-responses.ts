@@ -62,9 +62,12 @@ export class OpenApiResponseValidator {
       .sort((a, b) => a.templated - b.templated);
   }
 
-  /** The path as the routing serves it (a sandbox's prefix stripped); null when the routing refuses it. */
-  private pathInSandbox(method: string, path: string): string | null {
-    const request = { method: method.toUpperCase(), url: path } as RequestWithSandbox;
+  /**
+   * The path as the routing serves it (a sandbox's prefix stripped; `GET /sandboxes/{id}` asked for
+   * HTML is the console, `/`); null when the routing refuses it.
+   */
+  private pathInSandbox(method: string, path: string, accept: string | undefined): string | null {
+    const request = { method: method.toUpperCase(), url: path, headers: accept === undefined ? {} : { accept } } as RequestWithSandbox;
     try {
       resolveRequestSandbox(request);
     } catch {
@@ -83,7 +86,8 @@ export class OpenApiResponseValidator {
   /** Throws an error naming every mismatch of `res` to the document; returns quietly when it fits. */
   check(method: string, url: string, res: Response): void {
     const sent = new URL(url, 'http://sandbox').pathname;
-    const path = this.pathInSandbox(method, sent);
+    const accept = (res as unknown as { req?: { getHeader(name: string): unknown } }).req?.getHeader('accept');
+    const path = this.pathInSandbox(method, sent, typeof accept === 'string' ? accept : undefined);
     if (path === null) {
       const where = `${method.toUpperCase()} ${sent} → ${res.status}`;
       if (res.status !== 400 && res.status !== 404) this.fail(where, `the sandbox routing refuses this path, yet it answered ${res.status}`);

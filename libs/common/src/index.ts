@@ -11,6 +11,7 @@ export { configureHttp, BODY_LIMIT_BYTES } from './http/configure-http';
 export { RequestGates } from './http/request-gates';
 export { CallerIp, callerIpOf } from './http/caller-ip.decorator';
 export { tokenEndpointOf } from './http/token-endpoints';
+export { html, trusted, escapeHtml, prefersHtml, SafeHtml } from './http/html';
 export type { TokenEndpoint } from './http/token-endpoints';
 export type { RequestGate } from './http/request-gates';
 export { Clock, TestClock } from './clock/clock';

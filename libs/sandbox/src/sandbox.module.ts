@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '@app/directory';
+import { EidModule } from '@app/eid';
 import { SavingsModule } from '@app/savings';
+import { ConsoleController } from './console/console.controller';
+import { ConsoleService } from './console/console.service';
+import { AdminEidOrdersController } from './eid-orders/admin-eid-orders.controller';
 import { TestCertificateController } from './certificates/test-certificate.controller';
 import { TestCertificateService } from './certificates/test-certificate.service';
 import { AdminClockController } from './clock/admin-clock.controller';
@@ -25,11 +29,12 @@ import { AdminUsersController } from './users/admin-users.controller';
 import { AdminUsersService } from './users/admin-users.service';
 
 /**
- * The sandbox lifecycle (/sandboxes, contract §13), every /admin/* and /sandbox/* route (but the eid simulator's), calling the owning libs' services;
+ * The sandbox lifecycle (/sandboxes, contract §13), the console (GET /, contract §14), every /admin/* and /sandbox/* route (but the eid
+ * simulator's), calling the owning libs' services;
  * the planned-downtime calendar and the retired-version table, as request gates.
  */
 @Module({
-  imports: [DirectoryModule, SavingsModule],
+  imports: [DirectoryModule, SavingsModule, EidModule],
   controllers: [
     AdminUsersController,
     AdminPartnersController,
@@ -42,8 +47,10 @@ import { AdminUsersService } from './users/admin-users.service';
     SandboxesController,
     AdminRequestsController,
     SandboxRequestsController,
+    AdminEidOrdersController,
+    ConsoleController,
   ],
-  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy],
+  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy, ConsoleService],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

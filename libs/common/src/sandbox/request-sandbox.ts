@@ -2,6 +2,7 @@ import { NotFoundException } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { ValidationFailed } from '../errors/domain-error';
+import { prefersHtml } from '../http/html';
 import { isUuid } from '../values/uuid.pipe';
 import { DEFAULT_SANDBOX_ID, SandboxContext } from './sandbox-context';
 import { type SandboxRegistry, UnknownSandbox } from './sandbox-registry';
@@ -26,6 +27,16 @@ function isLifecyclePath(method: string | undefined, rest: string | undefined): 
   return rest === undefined || rest === '/' || (method === 'POST' && /^\/reset\/?$/i.test(rest));
 }
 
+/**
+ * `GET /sandboxes/{id}` asked by a browser is that sandbox's console, its `/` (contract §13, §14).
+ * A browser names text/html; a client that names no type or only `*\/*` (curl, SDKs) keeps the
+ * lifecycle route's JSON, as before the console existed.
+ */
+function isConsolePage(req: IncomingMessage, rest: string | undefined): boolean {
+  if ((rest !== undefined && rest !== '/') || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  return /text\/html/i.test(req.headers?.accept ?? '') && prefersHtml(req);
+}
+
 /** The service's own paths, at the root only (contract §13): under a prefix they are an unknown route. */
 const ROOT_ONLY = /^\/(health|sandboxes)(\/|$)/i;
 
@@ -48,7 +59,8 @@ function safeSegment(segment: string): string {
  * The one place that decides a request's sandbox, once, at the edge (later calls read it back).
  * A request to `/sandboxes/{id}/<rest>` is served as `/<rest>` in sandbox `{id}` (contract §13
  * Addressing): `req.url` is rewritten, `req.originalUrl` keeps what the client sent (answers name
- * it as `instance`). Everything else, the lifecycle routes included, is the default sandbox's.
+ * it as `instance`); `/sandboxes/{id}` asked by a browser is that sandbox's `/`, its console.
+ * Everything else, the lifecycle routes included, is the default sandbox's.
  * A malformed id is 400 VALIDATION_FAILED naming sandbox_id; `/health` and the lifecycle under a
  * prefix are 404 as an unknown route.
  */
@@ -56,14 +68,15 @@ export function resolveRequestSandbox(req: RequestWithSandbox): string {
   if (req.sandboxId !== undefined) return req.sandboxId;
   const url = req.url ?? '/';
   const prefixed = PREFIX.exec(url);
-  if (!prefixed || isLifecyclePath(req.method, prefixed[2])) {
+  if (!prefixed || (isLifecyclePath(req.method, prefixed[2]) && !isConsolePage(req, prefixed[2]))) {
     req.sandboxId = DEFAULT_SANDBOX_ID;
     return req.sandboxId;
   }
   const sandboxId = parseSandboxId(prefixed[1]);
-  if (ROOT_ONLY.test(prefixed[2])) throw new NotFoundException();
+  const rest = prefixed[2] ?? '/';
+  if (ROOT_ONLY.test(rest)) throw new NotFoundException();
   req.originalUrl ??= url;
-  req.url = `${prefixed[2]}${prefixed[3] ?? ''}`;
+  req.url = `${rest}${prefixed[3] ?? ''}`;
   req.sandboxPrefix = `/sandboxes/${prefixed[1]}`;
   req.sandboxId = sandboxId;
   return sandboxId;

@@ -37,6 +37,11 @@ export class EidOrderRepository {
     });
   }
 
+  /** The newest open orders of the sandbox (the console's listing, contract §14): eid_order_open_idx. */
+  listOpen(limit: number): Promise<EidOrderEntity[]> {
+    return this.db.find(EidOrderEntity, { where: { status: In([...OPEN_STATUSES]) }, order: { startedAt: 'DESC' }, take: limit });
+  }
+
   /** Records the first final answer of a poll; the time recorded (another poll's, if it came first). */
   async recordFinalReported(id: string, now: Date): Promise<Date | null> {
     const result: unknown = await this.db.query(

@@ -74,6 +74,16 @@ export class EidOrderService {
     return this.change(() => this.orders.findById(id), (order, now) => order.applyTimeRules(now));
   }
 
+  /**
+   * The newest open orders, as the time rules leave them now (an order they closed is not open,
+   * even before the expiry job saw it); reading changes nothing.
+   */
+  async listOpen(limit: number): Promise<EidOrder[]> {
+    const now = this.clock.now();
+    const open = await this.orders.listOpen(limit);
+    return open.filter((order) => !order.applyTimeRules(now)).map((order) => this.snapshot(order));
+  }
+
   /** Cancels an open order (FAILED CANCELLED); a finished one is 409 INVALID_STATE. */
   cancel(id: string): Promise<EidOrder> {
     return this.change(

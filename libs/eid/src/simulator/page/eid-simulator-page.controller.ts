@@ -1,16 +1,10 @@
 import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { API_TAG, ApiInterface, ApiProblems, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, prefersHtml, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
 import { EidSimulatorPageService } from './eid-simulator-page.service';
 import { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 import { renderEidSimulatorPage } from './eid-simulator-page';
-
-/**
- * A browser gets its errors on the page; a client that prefers JSON (or does not take HTML) gets the
- * problem+json of contract §2.
- */
-const prefersHtml = (request: Request) => request.accepts(['text/html', 'application/problem+json', 'application/json']) === 'text/html';
 
 /** GET /sandbox/eid: the simulator as a web page for testers (contract §4). */
 @ApiInterface(API_TAG.sandbox)
@@ -45,6 +39,7 @@ export class EidSimulatorPageController {
     },
   )
   async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request & RequestWithSandbox, @Res({ passthrough: true }) res: Response): Promise<string> {
+    // A browser gets its errors on the page; a JSON client gets the problem+json of contract §2.
     const model = await this.pages.load(query, { errorsOnPage: prefersHtml(req) });
     res.status(model.error?.status ?? 200);
     return renderEidSimulatorPage({ ...model, prefix: sandboxPrefixOf(req) });

@@ -1,9 +1,8 @@
-import { formatStockholmOffset } from '@app/common';
+import { formatStockholmOffset, html, type SafeHtml, trusted } from '@app/common';
 import { FAILED_HINT_CODES, PENDING_HINT_CODES } from '../../eid-catalogue';
 import type { EidUserCard } from '../../eid-user-directory';
 import { isOpenStatus, OPEN_STATUSES } from '../../orders/eid-order-status';
 import type { OperationDto, OperationViewDto } from '../simulator.dto';
-import { html, type SafeHtml, trusted } from './html';
 import { EID_SIMULATOR_PAGE_SCRIPT } from './eid-simulator-page.script';
 import { EID_SIMULATOR_PAGE_STYLE } from './eid-simulator-page.style';
 

@@ -1,6 +1,6 @@
 import { html } from './html';
 
-describe('html template tag (simulator page)', () => {
+describe('html template tag (server-rendered pages)', () => {
   it('escapes interpolated text so input cannot become markup', () => {
     const name = '<script>alert("x")</script> & \'y\'';
     expect(html`<p>${name}</p>`.text).toBe('<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;</p>');

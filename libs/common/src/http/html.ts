@@ -1,3 +1,6 @@
+import type { IncomingMessage } from 'node:http';
+import accepts from 'accepts';
+
 /** Markup that is already safe to send: produced by `html`, never by concatenating input. */
 export class SafeHtml {
   constructor(readonly text: string) {}
@@ -29,4 +32,12 @@ function render(value: Interpolated): string {
  */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): SafeHtml {
   return new SafeHtml(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]) : ''), ''));
+}
+
+/**
+ * Whether a request is a browser's: it prefers text/html over JSON. A browser gets a page (and its
+ * errors on the page); a client that prefers JSON, or does not take HTML, gets JSON (contract §2).
+ */
+export function prefersHtml(request: IncomingMessage): boolean {
+  return accepts(request).type(['text/html', 'application/problem+json', 'application/json']) === 'text/html';
 }
