@@ -82,8 +82,9 @@ export class JournalRecorder {
       const describe = this.certificates.describe;
       const response = responseBody(res, recording, describe);
       const request: Record<string, unknown> = { headers: redactHeaders(req.headers, describe), ...(hasBody(req) ? redactBody(req.body, req.headers['content-type'], describe) : {}) };
-      // The sandbox clock at arrival: its cached reading now, less the time the request took.
-      const at = new Date(SandboxContext.run(sandboxId, () => this.clock.now()).getTime() - durationMs);
+      // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
+      // (a frozen clock read the same then).
+      const at = SandboxContext.run(sandboxId, () => (this.clock.frozen ? this.clock.now() : new Date(this.clock.now().getTime() - durationMs)));
       this.writer.record({
         sandboxId,
         requestId: String(req.headers['x-request-id'] ?? ''),

@@ -26,4 +26,5 @@ th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid #e2e
 #journal .status-ok { color: #0a5020; font-weight: 700; }
 .hint-code { display: inline-block; background: #fff3cd; color: #5c4400; border: 1px solid #e0c36a; border-radius: 3px; padding: 0 0.3rem; margin-left: 0.3rem; font-size: 0.8rem; }
 tr:target { background: #fff3cd; }
+#hints code { overflow-wrap: normal; }
 `;

@@ -68,7 +68,7 @@ function unlockSection(model: ConsoleDto): SafeHtml {
     ? html`the service's <code>ADMIN_API_KEY</code>`
     : html`this sandbox's <code>admin_key</code> (from <code>POST /sandboxes</code>) or the operator's <code>ADMIN_API_KEY</code>`;
   return html`<section id="unlock" aria-labelledby="unlock-heading">
-  <h2 id="unlock-heading">Admin key</h2>
+  <h2 id="unlock-heading">Unlock with the admin key</h2>
   <form id="unlock-form">
     <label for="admin-key">Admin key</label>
     <input id="admin-key" type="password" required autocomplete="off" spellcheck="false" aria-describedby="admin-key-help">
