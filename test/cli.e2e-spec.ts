@@ -1,19 +1,25 @@
+import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JournalWriter } from '@app/common';
 import { readPsd2Certificate } from '@app/directory';
 import { runCli } from '../apps/api/src/cli/program';
 import type { CliIo } from '../apps/api/src/cli/cli-io';
 import { sampleFixture } from './support/fixtures';
 import { newPersonalNumber, withWrongCheckDigit } from './support/personal-numbers';
+import { certificate, newOrganizationId, newUser, Psd2Client } from './support/psd2';
+import { sandboxView } from './support/sandboxes';
 import { ADMIN_KEY, BASE_TIME, createTestApp, TestApp } from './support/test-app';
 import { freshDatabase, TestDatabase } from './support/test-db';
 
 function captureIo(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIo = { env, out: (text) => out.push(text), err: (text) => err.push(text) };
-  return { io, out: () => out.join(''), err: () => err.join('') };
+  // The command's own signals: a real SIGTERM would reach the test runner, not the command.
+  const signals = new EventEmitter();
+  const io: CliIo = { env, out: (text) => out.push(text), err: (text) => err.push(text), signals };
+  return { io, signals, out: () => out.join(''), err: () => err.join('') };
 }
 
 /** Runs the command line in this process; its exit code, stdout and stderr. */
@@ -23,7 +29,37 @@ async function cli(argv: string[], env: Record<string, string | undefined> = {})
   return { code, out: io.out(), err: io.err() };
 }
 
+/** Starts the command line in this process without waiting for it: its output so far, and its exit code when it ends. */
+function startCli(argv: string[], env: Record<string, string | undefined> = {}) {
+  const io = captureIo(env);
+  return { done: runCli(argv, io.io), signals: io.signals, out: io.out, err: io.err };
+}
+
+/** Waits until `condition` holds of what a running command printed (bounded: it fails after 20 s, showing the output). */
+async function printed(output: () => string, condition: (text: string) => boolean, what: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  while (!condition(output())) {
+    if (Date.now() > deadline) throw new Error(`Not printed within 20 s: ${what}. Printed so far:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return output();
+}
+
+/** Entries written so far: the journal buffers them up to a second (contract §14). */
+const flushJournal = (t: TestApp) => t.app.get(JournalWriter).flush();
+
+/** A TPP whose organization id the test knows, on the app or sandbox view `t`. */
+async function tppOf(t: TestApp): Promise<{ client: Psd2Client; organizationId: string }> {
+  const organizationId = newOrganizationId();
+  return { client: new Psd2Client(t, await certificate(['PSP_AI', 'PSP_PI'], organizationId)), organizationId };
+}
+
 const BASE_UTC = new Date(BASE_TIME).toISOString();
+/**
+ * The time of a journal line on a clock frozen at BASE_TIME, as a pattern: the sandbox day in
+ * Stockholm time, to the second (`at` is the sandbox clock at arrival: a moment before BASE_TIME).
+ */
+const SANDBOX_DAY_TIME = '2026-11-24T\\d{2}:\\d{2}:\\d{2}\\+01:00';
 
 describe('npm run cli (contract §3, §6, §8)', () => {
   let workDir: string;
@@ -33,9 +69,10 @@ describe('npm run cli (contract §3, §6, §8)', () => {
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
   describe('help and usage', () => {
-    it('--help lists every command with its description: seed, cert, clock, users, sandboxes', async () => {
+    it('--help lists every command with its description: seed, cert, clock, users, sandboxes, requests', async () => {
       const { code, out } = await cli(['--help']);
       expect(code).toBe(0);
+      expect(out).toMatch(/requests\s+Read a sandbox's request journal/);
       expect(out).toMatch(/sandboxes\s+Create, list, show, reset or delete sandboxes/);
       expect(out).toMatch(/seed \[options\] <file>\s+Load a fixture file/);
       expect(out).toMatch(/cert \[options\]\s+Mint a PSD2 test certificate/);
@@ -43,7 +80,7 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       expect(out).toMatch(/users\s+List, show, create or replace sandbox users/);
     });
 
-    it.each(['seed', 'cert', 'clock', 'clock show', 'clock set', 'clock advance', 'clock reset', 'users', 'users list', 'users show', 'users put', 'users open-account', 'sandboxes', 'sandboxes create', 'sandboxes list', 'sandboxes show', 'sandboxes reset', 'sandboxes delete'])(
+    it.each(['seed', 'cert', 'clock', 'clock show', 'clock set', 'clock advance', 'clock reset', 'users', 'users list', 'users show', 'users put', 'users open-account', 'sandboxes', 'sandboxes create', 'sandboxes list', 'sandboxes show', 'sandboxes reset', 'sandboxes delete', 'requests', 'requests tail'])(
       '`%s --help` shows its options and examples',
       async (command) => {
         const { code, out } = await cli([...command.split(' '), '--help']);
@@ -458,6 +495,23 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       });
     });
 
+    it('`requests tail` on the database prints what the service journaled, one line per entry with its hints (contract §14)', async () => {
+      const organizationId = await withApp(async (t) => {
+        await t.clock.freeze(BASE_TIME);
+        const { client, organizationId } = await tppOf(t);
+        const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+        await client.start({ user, headers: { 'PSU-IP-Address': undefined } }).expect(400);
+        await flushJournal(t);
+        return organizationId;
+      });
+      const { code, out } = await cli(['requests', 'tail', '--caller', `tpp:${organizationId}`], cliEnv());
+      expect(code).toBe(0);
+      expect(out).toMatch(new RegExp(`^${SANDBOX_DAY_TIME} POST /psd2/auth/3\\.0/authenticate 400 \\d+ms tpp:${organizationId} VALIDATION_FAILED \\[MISSING_PSU_IP\\]\\n$`));
+      const bad = await cli(['requests', 'tail', '--hint', 'NO_SUCH_HINT'], cliEnv());
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain('hint must be one of');
+    });
+
     it('says the data folder is in use, suggesting --url, when another process holds the embedded database', async () => {
       if (db.onServer) return; // a server database has no such lock
       const lockedDir = join(workDir, 'locked');
@@ -614,6 +668,91 @@ describe('npm run cli (contract §3, §6, §8)', () => {
         const gone = await cli(['sandboxes', 'show', sandbox.sandbox_id, '--url', base], withKey);
         expect(gone.code).toBe(1);
         expect(gone.err).toContain('answered 404 NOT_FOUND');
+      });
+    });
+
+    describe('requests tail (contract §14)', () => {
+      /** A line of `requests tail` as a pattern: the sandbox time on BASE_TIME's day, method, path, status, any duration, then the rest. */
+      const line = (method: string, path: string, status: number, rest: string) =>
+        `${SANDBOX_DAY_TIME} ${method} ${path.replace(/\./g, '\\.')} ${status} \\d+ms ${rest.replace(/[[\]]/g, '\\$&')}\\n`;
+
+      it('prints one line per entry, oldest first: sandbox time, method, path, status, duration, caller, reason code and hint codes; --caller kind:id shows that caller only', async () => {
+        await t.clock.freeze(BASE_TIME);
+        const alpha = await tppOf(t);
+        const beta = await tppOf(t);
+        const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+        await alpha.client.start({ flow: 'authorize', user }).expect(200);
+        await beta.client.start({ flow: 'authorize', user }).expect(200);
+        await alpha.client.start({ user, headers: { 'PSU-IP-Address': undefined } }).expect(400);
+        await t.http.get('/v2/accounts').expect(401);
+        await flushJournal(t);
+
+        const own = await cli(['requests', 'tail', '--caller', `tpp:${alpha.organizationId}`, '--url', base], withKey);
+        expect(own).toMatchObject({ code: 0, err: '' });
+        expect(own.out).toMatch(
+          new RegExp(
+            `^${line('POST', '/psd2/auth/3.0/authorize', 200, `tpp:${alpha.organizationId}`)}${line('POST', '/psd2/auth/3.0/authenticate', 400, `tpp:${alpha.organizationId} VALIDATION_FAILED [MISSING_PSU_IP]`)}$`,
+          ),
+        );
+        // The kind alone: every TPP's entries, and no one else's.
+        const tpps = await cli(['requests', 'tail', '--caller', 'tpp', '--limit', '500', '--url', base], withKey);
+        expect(tpps.out).toContain(`tpp:${beta.organizationId}\n`);
+        expect(tpps.out).toContain(`tpp:${alpha.organizationId} VALIDATION_FAILED [MISSING_PSU_IP]\n`);
+        expect(tpps.out).not.toContain('GET /v2/accounts 401');
+        const anonymous = await cli(['requests', 'tail', '--caller', 'anonymous', '--url', base], withKey);
+        expect(anonymous.out).toMatch(new RegExp(`${line('GET', '/v2/accounts', 401, 'anonymous UNAUTHORIZED')}$`));
+        expect(anonymous.out).not.toContain('tpp:');
+        // --limit: the newest entries only; the API's other filters pass through.
+        const newest = await cli(['requests', 'tail', '--caller', `tpp:${alpha.organizationId}`, '--limit', '1', '--url', base], withKey);
+        expect(newest.out).toMatch(new RegExp(`^${line('POST', '/psd2/auth/3.0/authenticate', 400, `tpp:${alpha.organizationId} VALIDATION_FAILED [MISSING_PSU_IP]`)}$`));
+        const hinted = await cli(['requests', 'tail', '--hint', 'MISSING_PSU_IP', '--status', '400', '--path-prefix', '/psd2/', '--json', '--url', base], withKey);
+        const entries = hinted.out.trim().split('\n').map((text) => JSON.parse(text));
+        expect(entries).toContainEqual(expect.objectContaining({ caller: { kind: 'tpp', id: alpha.organizationId }, status: 400, hints: [expect.objectContaining({ code: 'MISSING_PSU_IP', section: 'bank §4' })] }));
+      });
+
+      it('a caller the API does not know exits 2 with its message naming caller_kind; nothing is printed', async () => {
+        const { code, out, err } = await cli(['requests', 'tail', '--caller', 'robot:R2', '--url', base], withKey);
+        expect(code).toBe(2);
+        expect(out).toBe('');
+        expect(err).toContain('answered 400 VALIDATION_FAILED: caller_kind must be one of tpp, partner, end_user, anonymous');
+      });
+
+      it('--sandbox reads that sandbox\'s journal; --follow then prints each new entry once, as it arrives, and ends cleanly on SIGTERM', async () => {
+        const created = await cli(['sandboxes', 'create', '--name', 'tailed', '--clock-now', BASE_TIME, '--frozen', '--json', '--url', base], withKey);
+        const sandbox = JSON.parse(created.out) as { sandbox_id: string; admin_key: string };
+        const view = sandboxView(t, sandbox, BASE_TIME);
+        const { client, organizationId } = await tppOf(view);
+        const user = await newUser(view, { eid: 'MANUAL' });
+        const { pendingCode } = await client.pendingCode({ user, mode: 'QR_CODE' });
+        await flushJournal(t);
+
+        const tail = startCli(['requests', 'tail', '--follow', '--sandbox', sandbox.sandbox_id, '--url', base, '--admin-key', sandbox.admin_key]);
+        try {
+          const start = line('POST', '/psd2/auth/3.0/authenticate', 200, `tpp:${organizationId}`);
+          await printed(tail.out, (out) => new RegExp(`^${start}$`).test(out), 'the entry already in the journal');
+          // Two polls within a second: the second is refused with the hint (bank §4.1 rule 2).
+          await client.status(pendingCode).expect(200);
+          await client.status(pendingCode).expect(429);
+          await flushJournal(t);
+          const out = await printed(tail.out, (text) => text.includes('[POLLED_TOO_FAST]'), 'the polls made after it started');
+          expect(out).toMatch(
+            new RegExp(`^${start}${line('POST', '/psd2/auth/3.0/status', 200, `tpp:${organizationId}`)}${line('POST', '/psd2/auth/3.0/status', 429, `tpp:${organizationId} POLLING_TOO_FAST [POLLED_TOO_FAST]`)}$`),
+          );
+          // The default sandbox's entries are not in it.
+          expect(out).not.toContain('/v2/accounts');
+
+          expect(tail.signals.listenerCount('SIGTERM')).toBe(1);
+          tail.signals.emit('SIGTERM');
+          expect(await tail.done).toBe(0);
+          expect(tail.err()).toBe('');
+          // Nothing printed twice, and the handler is gone with the command.
+          expect(tail.out()).toBe(out);
+          expect(tail.signals.listenerCount('SIGTERM') + tail.signals.listenerCount('SIGINT')).toBe(0);
+        } finally {
+          // A failed expectation leaves no command polling behind.
+          tail.signals.emit('SIGTERM');
+          await tail.done;
+        }
       });
     });
 

@@ -14,3 +14,7 @@ export { DemoSeeder, DEMO_PARTNER_KEY_FILE } from './seed/demo-seeder';
 // The sandbox lifecycle (contract §13), for the command line and tests.
 export { SandboxesService } from './sandboxes/sandboxes.service';
 export { CreateSandboxDto, SandboxCreatedDto, SandboxDto, SandboxListDto, ListSandboxesQueryDto } from './sandboxes/sandbox.dto';
+// The request journal (contract §14), for the command line's `requests tail` on the database.
+export { JournalService } from './journal/journal.service';
+export { JournalQueryDto } from './journal/journal.dto';
+export type { JournalEntryDto, JournalPageDto } from './journal/journal.dto';

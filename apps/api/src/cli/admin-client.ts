@@ -1,4 +1,14 @@
-import type { ClockResponseDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedProgress, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type {
+  ClockResponseDto,
+  JournalPageDto,
+  SandboxCreatedDto,
+  SandboxDto,
+  SandboxListDto,
+  SeedProgress,
+  SeedResultDto,
+  UserListDto,
+  UserResponseDto,
+} from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 
 /** Where a fixture load stands, and one-off notes (e.g. "posting 500 users…"); written to stderr. */
@@ -29,12 +39,26 @@ export interface AdminClient {
   putUser(personalNumber: string, body: Record<string, unknown>): Promise<{ user: UserResponseDto; created: boolean }>;
   openAccount(personalNumber: string, body: Record<string, unknown>): Promise<AccountDto>;
   seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto>;
+  /** A page of the sandbox's request journal (GET /admin/requests, contract §14), newest first. */
+  listRequests(query: JournalQuery): Promise<JournalPageDto>;
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto>;
   listSandboxes(query: { limit?: string; after?: string }): Promise<SandboxListDto>;
   showSandbox(sandboxId: string): Promise<SandboxDto>;
   resetSandbox(sandboxId: string): Promise<SandboxDto>;
   deleteSandbox(sandboxId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The filters of GET /admin/requests (contract §14) as query parameters; absent ones are left out. */
+export interface JournalQuery {
+  caller_kind?: string;
+  caller_id?: string;
+  status?: string;
+  path_prefix?: string;
+  hint?: string;
+  since?: string;
+  limit?: string;
+  after?: string;
 }
 
 /** The sandbox refused a call (the status and `reason` of its problem body), or could not be reached. */

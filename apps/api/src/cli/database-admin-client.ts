@@ -18,6 +18,9 @@ import {
   AdminUsersService,
   AdvanceClockDto,
   type ClockResponseDto,
+  JournalQueryDto,
+  type JournalPageDto,
+  JournalService,
   ListUsersQueryDto,
   OpenAccountDto,
   PutUserDto,
@@ -36,7 +39,7 @@ import {
 } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 import { AppModule } from '../app.module';
-import { type AdminClient, AdminRequestFailed, describeFixture, type ProgressReporter } from './admin-client';
+import { type AdminClient, AdminRequestFailed, describeFixture, type JournalQuery, type ProgressReporter } from './admin-client';
 import type { CliIo } from './cli-io';
 
 /**
@@ -101,6 +104,12 @@ export class DatabaseAdminClient implements AdminClient {
     const dto = await validBody(SeedFixtureDto, fixture);
     progress.note(`Loading ${describeFixture(fixture)} into ${this.target}…`);
     return this.use(SeedService, (seed) => seed.load(dto, (step) => progress.step(step)));
+  }
+
+  /** The journal as stored: entries the service has written (it buffers them up to a second, contract §14). */
+  async listRequests(query: JournalQuery): Promise<JournalPageDto> {
+    const dto = await valid(JournalQueryDto, query, 'query');
+    return this.use(JournalService, (journal) => journal.page(dto));
   }
 
   async createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {

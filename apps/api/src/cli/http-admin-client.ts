@@ -1,7 +1,7 @@
 import { DEFAULT_SANDBOX_ID } from '@app/common';
-import type { ClockResponseDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type { ClockResponseDto, JournalPageDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
-import { type AdminClient, AdminRequestFailed, describeFixture, type ProgressReporter } from './admin-client';
+import { type AdminClient, AdminRequestFailed, describeFixture, type JournalQuery, type ProgressReporter } from './admin-client';
 
 /**
  * The API of a running service (--url), with the admin key as bearer token: the /admin routes of
@@ -62,6 +62,10 @@ export class HttpAdminClient implements AdminClient {
     return this.call<SeedResultDto>('POST', `${this.prefix}/admin/seed`, fixture);
   }
 
+  listRequests(query: JournalQuery): Promise<JournalPageDto> {
+    return this.call<JournalPageDto>('GET', `${this.prefix}/admin/requests${queryString(query)}`);
+  }
+
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {
     return this.call<SandboxCreatedDto>('POST', '/sandboxes', body);
   }
@@ -114,10 +118,9 @@ export class HttpAdminClient implements AdminClient {
   }
 }
 
-/** `?limit=…&after=…` of the values given, or ''. */
-function queryString(query: { limit?: string; after?: string }): string {
+/** `?limit=…&after=…` of the values given (every property a string or absent), or ''. */
+function queryString(query: { limit?: string; after?: string } | JournalQuery): string {
   const search = new URLSearchParams();
-  if (query.limit !== undefined) search.set('limit', query.limit);
-  if (query.after !== undefined) search.set('after', query.after);
+  for (const [name, value] of Object.entries(query) as Array<[string, string | undefined]>) if (value !== undefined) search.set(name, value);
   return search.size > 0 ? `?${search.toString()}` : '';
 }

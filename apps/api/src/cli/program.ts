@@ -3,6 +3,7 @@ import { addTransportOptions } from './admin-transport';
 import { certCommand } from './cert.command';
 import type { CliIo } from './cli-io';
 import { type ClockOutputOptions, clockCommands } from './clock.command';
+import { requestsCommands, type TailRequestsOptions } from './requests.command';
 import { type CreateSandboxOptions, type ListSandboxesOptions, type SandboxOutputOptions, sandboxesCommands } from './sandboxes.command';
 import { seedCommand } from './seed.command';
 import { type ListUsersOptions, type OpenAccountOptions, type OutputOptions, type PutUserOptions, usersCommands } from './users.command';
@@ -35,6 +36,7 @@ Examples:
   npm run cli -- users list
   npm run cli -- sandboxes create --name ci-run-4711
   npm run cli -- clock advance 1d --sandbox 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13
+  npm run cli -- requests tail --follow --url http://localhost:3000
   npm run cli -- <command> --help`,
     );
 
@@ -204,6 +206,7 @@ Examples:
     });
 
   addSandboxesCommands(program, io, (code) => (exitCode = code));
+  addRequestsCommands(program, io, (code) => (exitCode = code));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -302,4 +305,41 @@ Examples:
   output(sandboxes.command('delete').description('Delete a sandbox and all its data (not the default sandbox)').argument('<sandbox-id>', 'its UUID'))
     .addHelpText('after', '\nExamples:\n  npm run cli -- sandboxes delete 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13\n  npm run cli -- sandboxes delete 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13 --url http://localhost:3000')
     .action(async (sandboxId: string, options: SandboxOutputOptions) => done(await sandboxesCommands.delete(sandboxId, options, io)));
+}
+
+/** `requests tail`: the request journal of contract §14 in the terminal. */
+function addRequestsCommands(program: Command, io: CliIo, done: (exitCode: number) => void): void {
+  const requests = program
+    .command('requests')
+    .description("Read a sandbox's request journal: what clients sent, what they were answered and the rule hints (contract §14)")
+    .addHelpText('after', '\nExamples:\n  npm run cli -- requests tail --follow --url http://localhost:3000\n  npm run cli -- requests tail --caller tpp:PSDSE-FINA-12345 --limit 50');
+  addTransportOptions(
+    requests
+      .command('tail')
+      .description('Print the newest journal entries, one line each, oldest first; with --follow, then every new one until Ctrl-C')
+      .option('--caller <kind[:id]>', 'only this caller: tpp, partner, end_user or anonymous, with its organization id, partner_id or personal number after a colon, e.g. tpp:PSDSE-FINA-12345')
+      .option('--status <code>', 'only answers with this HTTP status, e.g. 401')
+      .option('--path-prefix <path>', 'only paths that start with this, e.g. /psd2/')
+      .option('--hint <code>', 'only entries with this hint, e.g. POLLED_TOO_FAST')
+      .option('--limit <n>', 'how many of the newest entries to show first, 1 to 500', '20')
+      .option('-f, --follow', 'keep polling (every second) and print each new entry once, until SIGINT or SIGTERM')
+      .option('--json', 'print each entry as one line of JSON (the entries of GET /admin/requests)'),
+  )
+    .addHelpText(
+      'after',
+      `
+A line: sandbox time (Stockholm), method, path, status, duration, caller, the reason code of a
+refusal, then the hint codes:
+  2026-11-24T10:05:12+01:00 GET /v2/accounts 401 3ms tpp:PSDSE-FINA-12345 UNAUTHORIZED [TOKEN_EXPIRED]
+Entries are written up to a second after their answer (contract §14). --follow prints the entries
+that arrive after the newest one shown, each once.
+${TRANSPORT_HELP}
+
+Examples:
+  npm run cli -- requests tail --url http://localhost:3000
+  npm run cli -- requests tail --follow --caller tpp:PSDSE-FINA-12345 --url http://localhost:3000
+  npm run cli -- requests tail --hint POLLED_TOO_FAST --limit 100 --sandbox 3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13 --url http://localhost:3000
+  npm run cli -- requests tail --status 401 --json`,
+    )
+    .action(async (options: TailRequestsOptions) => done(await requestsCommands.tail(options, io)));
 }
