@@ -7,7 +7,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../apps/api/src/app.module';
 import { OpenApiResponseValidator, validatingAgent } from './openapi-responses';
+import { useMemoryTemplates } from './memory-templates';
 import { freshDatabase, TestDatabase } from './test-db';
+
+useMemoryTemplates();
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 

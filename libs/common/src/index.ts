@@ -24,6 +24,7 @@ export { SandboxCache } from './sandbox/sandbox-cache';
 export type { SandboxGenerations } from './sandbox/sandbox-cache';
 export { resolveRequestSandbox, parseSandboxId, sandboxPrefixOf } from './sandbox/request-sandbox';
 export { SandboxRegistry, UnknownSandbox } from './sandbox/sandbox-registry';
+export { EmbeddedPostgres, type MemoryTemplateStore } from './database/embedded-postgres';
 export { SandboxChanges } from './sandbox/sandbox-changes';
 export { SandboxCreationLog } from './sandbox/sandbox-creation-log';
 export type { SandboxRow, SandboxSettings, NewSandbox } from './sandbox/sandbox-registry';

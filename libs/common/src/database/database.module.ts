@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MigrationInterface, MixedList } from 'typeorm';
@@ -39,6 +40,7 @@ class SandboxDataSource extends DataSource {
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
     let embedded: EmbeddedPostgres | null = null;
+    let saveTemplate: ((embedded: EmbeddedPostgres) => Promise<void>) | null = null;
     return TypeOrmModule.forRootAsync({
       inject: [SandboxConfig],
       useFactory: async (config: SandboxConfig): Promise<TypeOrmModuleOptions> => {
@@ -59,7 +61,11 @@ export class DatabaseModule {
         if (config.databaseUrl) {
           return { ...common, url: config.databaseUrl, extra: { max: 10, connectionTimeoutMillis: 10_000 } };
         }
-        embedded = await EmbeddedPostgres.start(config.dataDir);
+        const templates = config.dataDir === 'memory://' ? EmbeddedPostgres.memoryTemplates : null;
+        const templateKey = templates ? migrationsKey(options.migrations) : '';
+        const template = templates ? await templates.load(templateKey) : null;
+        embedded = await EmbeddedPostgres.start(config.dataDir, template ?? undefined);
+        if (templates && !template) saveTemplate = async (migrated) => templates.save(templateKey, await migrated.dump());
         return {
           ...common,
           host: embedded.host,
@@ -77,6 +83,8 @@ export class DatabaseModule {
         try {
           await dataSource.initialize();
           await migrate(dataSource, embedded === null);
+          // Right after the migrations, before anything else writes: what a fresh database is.
+          if (embedded && saveTemplate) await saveTemplate(embedded);
         } catch (error) {
           await dataSource.destroy().catch(() => undefined);
           throw error;
@@ -85,6 +93,14 @@ export class DatabaseModule {
       },
     });
   }
+}
+
+/** What a migrated database depends on: every migration's code, in order. */
+function migrationsKey(migrations: DatabaseModuleOptions['migrations']): string {
+  const classes = Array.isArray(migrations) ? migrations : Object.values(migrations);
+  const hash = createHash('sha256');
+  for (const migration of classes) hash.update(String(migration)).update('\0');
+  return hash.digest('hex').slice(0, 32);
 }
 
 async function migrate(dataSource: DataSource, sharedServer: boolean): Promise<void> {
