@@ -188,6 +188,16 @@ describe('Idempotency-Key (contract §15)', () => {
       // The 422 was not kept: the first request's answer is still what a true retry gets.
       expect((await p.order(key)).headers['idempotent-replayed']).toBe('true');
     });
+
+    it('contract §1, §15: the key is looked at after the input validation: a malformed body with a used key is 400, not 422', async () => {
+      const p = await payer();
+      const key = newKey();
+      await p.order(key).expect(201);
+      const statements = recordStatements(t);
+      expectValidationFailed(await p.order(key, transferBody({ amount: 'many' })), 'amount');
+      expectValidationFailed(await p.order(key, transferBody({ unknown_field: 1 })), 'unknown_field');
+      expect(statements.filter((sql) => /idempotency_record/.test(sql))).toEqual([]);
+    });
   });
 
   describe('what is not kept', () => {

@@ -9,6 +9,7 @@ import { DomainError } from '../errors/domain-error';
 import { markReplayed } from '../journal/journal-recorder';
 import { RequestCaller } from '../journal/request-caller';
 import { SandboxContext } from '../sandbox/sandbox-context';
+import { IdempotencyGate } from './idempotency-gate';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencySecrets, type KeptAnswer, readIdempotencyKey } from './idempotency-key';
 import { LEASE_SECONDS, IdempotencyStore, type RecordOwner } from './idempotency.store';
 import { IDEMPOTENT_ROUTE, type IdempotentOptions } from './idempotent.decorator';
@@ -28,10 +29,12 @@ export const SHOWN_ONCE_FIELDS: ReadonlySet<string> = new Set(['api_key', 'admin
 /**
  * Idempotency-Key on the routes marked `@Idempotent()` (contract §15). A global interceptor, so it
  * runs after the guard (credentials) and never on a route without the mark; without the header it
- * does nothing at all. With it: one statement claims the key (committed before the use case, so a
- * duplicate on any instance sees it), or finds the record: another request's → 422, still running →
- * 409, a kept answer → replayed by the exception filter and nothing else runs. The answer is kept
- * (encrypted) when it is 2xx, 404 or 409, else the claim is deleted so the key can be used again.
+ * does nothing at all (a malformed header is 400 here). With it, once the pipes have validated the
+ * input (the handler passes IdempotencyGate), one statement claims the key (committed before the
+ * use case, so a duplicate on any instance sees it), or finds the record: another request's → 422,
+ * still running → 409, a kept answer → replayed by the exception filter and nothing else runs. The
+ * answer is kept (encrypted) when it is 2xx, 404 or 409, else the claim is deleted so the key can
+ * be used again.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -43,14 +46,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly clock: Clock,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler());
     if (!options) return next.handle();
     const request = context.switchToHttp().getRequest<Request & RequestWithPrincipal>();
     const key = readIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]);
     if (key === undefined) return next.handle();
+    const response = context.switchToHttp().getResponse<Response>();
+    let passed: Promise<void> | undefined;
+    // The handler passes the gate after the pipes validated its input (IdempotencyGate).
+    return IdempotencyGate.run(() => (passed ??= this.claimOrReplay(request, response, options, key)), () => next.handle());
+  }
 
+  /** Claims the key for this request, or throws what the record found says: 422, 409 or the replay. */
+  private async claimOrReplay(request: Request & RequestWithPrincipal, response: Response, options: IdempotentOptions, key: string): Promise<void> {
     const service = options.owner === 'service';
     const sandboxId = service ? null : SandboxContext.sandboxId;
     const secrets = new IdempotencySecrets(sandboxId ?? '', callerOf(request, service), key);
@@ -66,8 +76,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const holder = randomUUID();
     const found = await this.store.claim(owner, fingerprint, holder, now, now && new Date(now.getTime() + KEEP_MS));
     if (found.claimed) {
-      this.keepAnswer(context.switchToHttp().getResponse<Response>(), owner, holder, secrets);
-      return next.handle();
+      this.keepAnswer(response, owner, holder, secrets);
+      return;
     }
     if (found.fingerprint.length !== fingerprint.length || !timingSafeEqual(found.fingerprint, fingerprint)) {
       throw new DomainError(

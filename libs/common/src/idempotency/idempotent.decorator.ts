@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { PassIdempotencyGate } from './idempotency-gate';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 
 export const IDEMPOTENT_ROUTE = 'sandbox:idempotent-route';
@@ -21,10 +22,12 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
 
 /**
  * A creating POST that accepts `Idempotency-Key` (contract §15): IdempotencyInterceptor claims the
- * key after the credentials and before the use case, keeps the answer and replays it.
+ * key after the credentials and the input validation (the handler passes its gate) and before the
+ * use case, keeps the answer and replays it.
  */
 export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
+    PassIdempotencyGate(),
     SetMetadata(IDEMPOTENT_ROUTE, { owner: options.owner ?? 'sandbox' } satisfies IdempotentOptions),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
