@@ -523,6 +523,37 @@ describe('Idempotency-Key (contract §15)', () => {
   });
 });
 
+describe('Idempotency-Key on POST /sandboxes in self-service (contract §13, §15)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SANDBOX_SELF_SERVICE: 'on', TRUST_PROXY: 'on' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  const counts = async () => {
+    const [row] = await t.get(DataSource).query(`SELECT (SELECT count(*)::int FROM sandbox) AS sandboxes, (SELECT count(*)::int FROM sandbox_creation) AS creations`);
+    return row as { sandboxes: number; creations: number };
+  };
+  const create = (key: string, ip: string) => t.http.post('/sandboxes').set({ 'Idempotency-Key': key, 'X-Forwarded-For': ip }).send({ name: 'ci run', seed_demo: false });
+
+  it('contract §15: the caller is the IP: a retry from it replays (no second sandbox, no second count against its hourly limit); the same key from another IP is another key', async () => {
+    const key = newKey();
+    const first = await create(key, '203.0.113.20').expect(201);
+    const before = await counts();
+    const replay = await create(key, '203.0.113.20').expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.sandbox_id).toBe(first.body.sandbox_id);
+    expect(replay.body.admin_key).toBeUndefined();
+    expect(await counts()).toEqual(before);
+    const other = await create(key, '203.0.113.21').expect(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.body.sandbox_id).not.toBe(first.body.sandbox_id);
+    // The operator key is a caller of its own too.
+    const operated = await t.http.post('/sandboxes').set({ ...operator, 'Idempotency-Key': key }).send({ name: 'ci run', seed_demo: false }).expect(201);
+    expect(operated.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
+
 describeOnServer('Idempotency-Key across two instances on the PostgreSQL server (contract §1, §15)', () => {
   let a: TestApp;
   let b: TestApp;
