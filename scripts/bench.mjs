@@ -98,8 +98,9 @@ async function startService(journal) {
   await call('PUT', `${prefix}/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
   const { certificate } = await call('GET', `${prefix}/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
   const psd2 = { 'x-psd2-client-test-cert': certificate, 'psu-ip-address': '192.0.2.10' };
+  const accounts = [];
   for (let i = 0; i < 2; i++) {
-    await call('POST', `${prefix}/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } });
+    accounts.push((await call('POST', `${prefix}/admin/users/${tokenUser}/accounts`, { headers: admin, json: { name: `Konto ${i}`, currency: 'SEK', balance: 1000 } })).account_number);
   }
   const { access_token } = await call('POST', `${prefix}/psd2/auth/1.0/token`, { headers: psd2, form: { grant_type: 'non_authenticated_token', user_id: tokenUser } });
   // A partner signing left PENDING (a NO_RESPONSE user on a frozen clock) for collect polling.
@@ -131,7 +132,32 @@ async function startService(journal) {
       0.3,
     ],
   ];
-  return { base, prefix, paths, stop };
+  const transfer = {
+    path: `/v3/accounts/${accounts[0]}/transfers`,
+    method: 'POST',
+    headers: { ...psd2, authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 1, currency: 'SEK', transfer_date: '2026-11-30', recipient_account_number: '5050-1055', recipient_name: 'Bench' }),
+  };
+  return { base, prefix, paths, transfer, stop };
+}
+
+/**
+ * Transfer creation without and with Idempotency-Key (contract §15): a fresh key per request costs
+ * two statements (claim, complete); a retry with one key is one statement and runs nothing else (its
+ * "errors" are the 409 IDEMPOTENCY_KEY_IN_USE of the requests sent while the first one ran).
+ */
+async function measureIdempotency(service) {
+  const { transfer } = service;
+  let keys = 0;
+  const freshKey = { ...transfer, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keys++}` } }) }] };
+  const replayedKey = { ...transfer, headers: { ...transfer.headers, 'idempotency-key': `bench-replayed-${process.pid}` } };
+  await load(service, 'warm-up', transfer, 2);
+  await load(service, 'warm-up', freshKey, 2);
+  const without = await load(service, 'POST /v3/…/transfers, no Idempotency-Key', transfer);
+  const fresh = await load(service, 'POST /v3/…/transfers, a new key each', freshKey);
+  const replayed = await load(service, 'POST /v3/…/transfers, one key (replays)', replayedKey);
+  for (const result of [without, fresh, replayed]) console.log(line(result));
+  console.log(`${''.padEnd(46)} ratio new key ${(fresh.rps / without.rps).toFixed(2)}, replay ${(replayed.rps / without.rps).toFixed(2)}\n`);
 }
 
 async function load(service, title, request, duration = SECONDS) {
@@ -159,6 +185,7 @@ async function measure(journal, only) {
     console.log(`${''.padEnd(46)} ratio ${(measured.rps / baseline.rps).toFixed(2)}${target ? ` (target ≥ ${target})` : ''}\n`);
     rps[title] = { rps: measured.rps, ratio: measured.rps / baseline.rps };
   }
+  if (!only) await measureIdempotency(service);
   await service.stop();
   return rps;
 }

@@ -184,6 +184,55 @@ describe('OpenAPI description (contract §1)', () => {
     }
   });
 
+  it('documents Idempotency-Key on exactly the creating POSTs of contract §15, with 409 IDEMPOTENCY_KEY_IN_USE, 422 IDEMPOTENCY_KEY_REUSED and Idempotent-Replayed on the kept answers (contract §15)', () => {
+    const expected = [
+      'POST /psd2/savings/3.0/accounts/{accountNumber}/transfers',
+      'POST /psd2/savings/3.0/accounts/{accountNumber}/recurring-transfers',
+      'POST /psd2/savings/3.0/transfers/signing/start',
+      'POST /psd2/savings/2.0/accounts/{accountNumber}/transfers',
+      'POST /psd2/savings/2.0/accounts/{accountNumber}/recurring-transfers',
+      'POST /psd2/savings/2.0/transfers/signing/start',
+      'POST /v3/accounts/{accountNumber}/transfers',
+      'POST /psd2/auth/3.0/authenticate',
+      'POST /psd2/auth/3.0/authorize',
+      'POST /signing/1.0/start',
+      'POST /signing/1.0/start/phone',
+      'POST /partner/signing/1.0/start',
+      'POST /partner/signing/1.0/start/phone',
+      'POST /mortgage/2.0/pre-approval',
+      'POST /mortgage/2.0/pre-approval/{id}/acceptance',
+      'POST /partner/mortgage/2.0/pre-approval',
+      'POST /partner/mortgage/2.0/pre-approval/{id}/acceptance',
+      'POST /api/loan-application/2.0/mortgages',
+      'POST /partner/api/loan-application/2.0/mortgages',
+      'POST /admin/users/{personal_number}/accounts',
+      'POST /admin/partners',
+      'POST /admin/seed',
+      'POST /admin/clock/advance',
+      'POST /sandboxes',
+    ];
+    const takesKey = (operation: Operation) => (operation.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key' && !p.required && (p.schema as { maxLength?: number } | undefined)?.maxLength === 255);
+    const withKey = operations().filter(([, operation]) => takesKey(operation));
+    // The retired aliases (contract §12) of these routes take it too, as copies of their successors.
+    const current = withKey.map(([where]) => where).filter((where) => !(doc.paths[where.split(' ')[1]].post as Operation & { deprecated?: boolean }).deprecated);
+    expect(current.sort()).toEqual(expected.filter((where) => !where.includes('/savings/2.0/')).sort());
+    expect(withKey.map(([where]) => where)).toEqual(expect.arrayContaining(expected));
+    const codesOf = (media?: MediaType) => (media?.example !== undefined ? [media.example] : Object.values(media?.examples ?? {}).map((e) => e.value)).map((e) => (e as { reason: { code: string } }).reason.code);
+    const wrong: Array<Record<string, unknown>> = [];
+    for (const [where, operation] of withKey) {
+      const responses = operation.responses as Record<string, { content?: Record<string, MediaType>; headers?: Record<string, { $ref?: string }> }>;
+      if (!codesOf(responses['409']?.content?.['application/problem+json']).includes('IDEMPOTENCY_KEY_IN_USE')) wrong.push({ where, needs: '409 IDEMPOTENCY_KEY_IN_USE' });
+      if (!codesOf(responses['422']?.content?.['application/problem+json']).includes('IDEMPOTENCY_KEY_REUSED')) wrong.push({ where, needs: '422 IDEMPOTENCY_KEY_REUSED' });
+      for (const [status, response] of Object.entries(responses)) {
+        const replayed = response.headers?.['Idempotent-Replayed']?.$ref === '#/components/headers/Idempotent-Replayed';
+        if (/^2/.test(status) && !replayed) wrong.push({ where, status, needs: 'Idempotent-Replayed' });
+        // Only kept answers are replayed: 2xx, 404 and 409.
+        if (!/^2/.test(status) && !['404', '409'].includes(status) && replayed) wrong.push({ where, status, needsNo: 'Idempotent-Replayed' });
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('publishes the JSON schema of the seed fixture (contract §8)', () => {
     expect(doc.components.schemas).toHaveProperty('SeedFixtureDto');
     expect(doc.components.schemas).toHaveProperty('SeedUserDto');
@@ -407,7 +456,7 @@ describe('OpenAPI description (contract §1)', () => {
 
     it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
       const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
-      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
+      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Idempotent-Replayed', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
       const wrong: Array<Record<string, unknown>> = [];
       for (const [where, operation] of operations()) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, { $ref?: string }> }>)) {
@@ -431,14 +480,14 @@ describe('OpenAPI description (contract §1)', () => {
       expect(savings.deprecated).toBe(true);
       expect(savings.operationId).not.toEqual((doc.paths['/psd2/savings/3.0/accounts/{accountNumber}/transfers'].post as { operationId?: string }).operationId);
       const headersOf = (operation: Operation, status: string) => Object.keys((operation.responses[status] as { headers?: object }).headers ?? {}).sort();
-      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'Sunset', 'X-Request-Id']);
+      expect(headersOf(savings, '201')).toEqual(['Deprecation', 'Idempotent-Replayed', 'Link', 'Sandbox-Hints', 'Sunset', 'X-Request-Id']);
       expect(headersOf(savings, '410')).toEqual(['Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(doc.paths['/api/loan-application/1.0/mortgages/sign-bankid/{loanApplicationId}/applicant/{participantId}']?.put).toBeDefined();
       expect(doc.paths['/partner/api/signing/1.0/start']?.post).toBeDefined();
       expect(doc.paths['/applications/pre-approval']?.post).toBeDefined();
       // The pre-approval path that never ends: Deprecation only, and no 410 (contract §12).
       const forever = doc.paths['/api/loan-application/1.0/mortgages/preapproval'].post;
-      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Link', 'Sandbox-Hints', 'X-Request-Id']);
+      expect(headersOf(forever, '201')).toEqual(['Deprecation', 'Idempotent-Replayed', 'Link', 'Sandbox-Hints', 'X-Request-Id']);
       expect(forever.responses).not.toHaveProperty('410');
     });
 

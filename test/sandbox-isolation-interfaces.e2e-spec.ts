@@ -149,7 +149,8 @@ async function drive(s: TestApp, cert: string): Promise<Run> {
   const transfer = { amount: 10, currency: 'SEK', transfer_date: '2026-11-25', recipient_account_number: '5050-1055', recipient_name: 'Anna' };
   const ordered = await rec('pis transfer', s.http.post(`${pis}/transfers`).set(headers).send(transfer));
   await rec('pis recurring transfer', s.http.post(`${pis}/recurring-transfers`).set(headers).send({ ...transfer, frequency: 'MONTHLY' }));
-  const unsigned = await rec('pis transfer left unsigned', s.http.post(`${pis}/transfers`).set(headers).send({ ...transfer, amount: 20 }));
+  // With an Idempotency-Key (contract §15): the same key in every sandbox, each its own.
+  const unsigned = await rec('pis transfer left unsigned', s.http.post(`${pis}/transfers`).set({ ...headers, 'Idempotency-Key': 'unsigned-transfer' }).send({ ...transfer, amount: 20 }));
   const signing = await rec('transfer signing start', s.http.post('/psd2/savings/3.0/transfers/signing/start').set(headers).send({ reference_ids: [ordered.body.reference_id] }));
   await rec('transfer sign-bankid', s.http.put(`/psd2/savings/3.0/transfers/sign-bankid/${signing.body.signing_id}`).set(headers));
   await rec('transfer signing collect', s.http.post('/psd2/savings/3.0/transfers/signing/collect').set(headers).send({ signing_id: signing.body.signing_id }));

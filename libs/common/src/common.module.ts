@@ -33,6 +33,9 @@ import { JournalRepository } from './journal/journal.repository';
 import { JournalRetentionJob } from './journal/journal-retention.job';
 import { JournalStore } from './journal/journal-store';
 import { JournalWriter } from './journal/journal-writer';
+import { IdempotencyExpiryJob } from './idempotency/idempotency-expiry.job';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
 
 /**
  * The shared kernel every lib relies on: the sandbox data access (SandboxDb), the sandbox clock, the job runner, the deny-by-default
@@ -69,10 +72,14 @@ import { JournalWriter } from './journal/journal-writer';
     JournalRecorder,
     JournalRepository,
     JournalRetentionJob,
+    IdempotencyStore,
+    IdempotencyExpiryJob,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
+    // After the header checks: the key is looked at after credentials and header validation (contract §1, §15).
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
   exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe,
     JournalWriter, JournalCertificates, JournalRecorder, JournalRepository],

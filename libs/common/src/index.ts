@@ -105,3 +105,7 @@ export type { JournalHealth } from './journal/journal-writer';
 export { JournalRepository } from './journal/journal.repository';
 export type { JournalEntry, JournalFilter, JournalPage } from './journal/journal.repository';
 export { SANDBOX_HINTS_HEADER } from './journal/journal-recorder';
+export { Idempotent } from './idempotency/idempotent.decorator';
+export type { IdempotentOptions } from './idempotency/idempotent.decorator';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency-key';
+export { IdempotencyExpiryJob } from './idempotency/idempotency-expiry.job';

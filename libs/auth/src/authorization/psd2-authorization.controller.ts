@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT, Idempotent } from '@app/common';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address';
@@ -38,6 +38,7 @@ export class Psd2AuthorizationController {
 
   @Post('authenticate')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({ summary: 'Start the authenticate flow (bank §2.1, §2.2)', description: `${START_DESCRIPTION} Yields an access token of 30 minutes, no refresh token.` })
   @ApiHeader(SANDBOX_USER_HEADER)
   @ApiOkResponse({ type: StartAuthenticationResponseDto })
@@ -54,6 +55,7 @@ export class Psd2AuthorizationController {
 
   @Post('authorize')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Start the authorize flow (bank §2.1, §2.2)',
     description: `${START_DESCRIPTION} Yields an access token of 5 minutes and, with AIS, a refresh token valid 180 days (4 uses a day).`,

@@ -11,6 +11,7 @@ export type DomainErrorKind =
   | 'invalid_state'
   | 'gone'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'too_many_requests'
   | 'internal'
   | 'not_implemented'
@@ -39,6 +40,10 @@ export const ERROR_CATALOGUE = {
   CONCURRENT_CHANGES: 'unavailable',
   VERSION_WITHDRAWN: 'gone',
   NOT_SIMULATED: 'not_implemented',
+  /** An Idempotency-Key sent again with another method, path, body or X-Sandbox-User (contract §15). */
+  IDEMPOTENCY_KEY_REUSED: 'unprocessable',
+  /** An Idempotency-Key sent again while its first request still runs (contract §15). */
+  IDEMPOTENCY_KEY_IN_USE: 'conflict',
   INTERNAL_ERROR: 'internal',
 } as const satisfies Record<string, DomainErrorKind>;
 

@@ -6,6 +6,8 @@ import { DeletedSandbox, isWriteToDeletedSandbox } from '../sandbox/sandbox-regi
 import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
 import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
 import { OAuthError, type OAuthErrorCode } from './oauth-error';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
+import { ReplayedAnswer } from '../idempotency/replayed-answer';
 
 /** The only place where a problem's meaning becomes an HTTP status. */
 export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -17,6 +19,7 @@ export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid_state: 409,
   gone: 410,
   payload_too_large: 413,
+  unprocessable: 422,
   too_many_requests: 429,
   internal: 500,
   not_implemented: 501,
@@ -36,6 +39,7 @@ export const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
   409: 'INVALID_STATE',
   410: 'VERSION_WITHDRAWN',
   413: 'PAYLOAD_TOO_LARGE',
+  422: 'IDEMPOTENCY_KEY_REUSED',
   429: 'POLLING_TOO_FAST',
   500: 'INTERNAL_ERROR',
   501: 'NOT_SIMULATED',
@@ -154,7 +158,8 @@ export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
 }
 
 /**
- * The one exception filter: renders every error as errorAnswer shapes it. Errors raised before
+ * The one exception filter: renders every error as errorAnswer shapes it, and writes an
+ * Idempotency-Key replay (ReplayedAnswer) as it was kept. Errors raised before
  * routing (request gates, body parsers) come here too, through Nest's error handler; requests Node's
  * parser refuses are answered the same way by answerClientErrors.
  */
@@ -166,6 +171,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    if (exception instanceof ReplayedAnswer) {
+      // A kept answer, sent again as it was (contract §15), whatever its status.
+      if (response.headersSent) return;
+      const { status, headers, body } = exception.answer;
+      response.status(status).set({ ...headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' }).send(body);
+      return;
+    }
     const path = requestPath(request);
     const answer = errorAnswer(exception, path);
     const expected = exception instanceof DomainError || (exception instanceof OAuthError && answer.status < 500);

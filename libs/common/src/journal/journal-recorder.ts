@@ -30,9 +30,22 @@ interface Recording {
   hints: Hint[];
   chunks: Buffer[];
   bytes: number;
+  /** The answer is an Idempotency-Key replay (contract §15): no hints, `replayed: true`. */
+  replayed: boolean;
 }
 
 const recordings = new WeakMap<IncomingMessage, Recording>();
+
+/**
+ * Marks the request's answer as a replay of a kept answer (contract §15): it carries no
+ * Sandbox-Hints (the replay ran nothing) and its entry says `"replayed": true` (contract §14).
+ */
+export function markReplayed(request: IncomingMessage): void {
+  const recording = recordings.get(request);
+  if (!recording) return;
+  recording.replayed = true;
+  recording.hints.length = 0;
+}
 
 /**
  * Runs `work` with the request's hint list as RequestHints' list. The edge enters it twice: around
@@ -61,7 +74,7 @@ export class JournalRecorder {
   readonly begin = (req: Request, res: Response, next: NextFunction): void => {
     if (!this.config.journal) return next();
     // Arrival is real time (contract §14: since/until and retention are real), the duration monotonic.
-    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0 };
+    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, replayed: false };
     recordings.set(req, recording);
     capture(res, recording);
     res.once('finish', () => setImmediate(() => this.finish(req, res, recording)));
@@ -100,7 +113,7 @@ export class JournalRecorder {
         request,
         response: { ...response },
         hints: recording.hints,
-        replayed: false,
+        replayed: recording.replayed,
       });
     } catch (error) {
       this.writer.lose(1, 'journal entry could not be built: dropped', error);
@@ -122,7 +135,7 @@ function capture(res: ServerResponse, recording: Recording): void {
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   // Node sends headers through writeHead, also implicitly on the first write: the last moment to add one.
   res.writeHead = (...args: unknown[]) => {
-    const header = RequestHints.header(recording.hints);
+    const header = recording.replayed ? undefined : RequestHints.header(recording.hints);
     if (header && !res.headersSent) res.setHeader(SANDBOX_HINTS_HEADER, header);
     return writeHead(...args);
   };

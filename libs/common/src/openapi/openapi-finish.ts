@@ -1,4 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { STATUS_CODES } from 'node:http';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { HINT_CATALOGUE, HINT_CODES } from '../journal/hint-catalogue';
 
 /** The token endpoints: every answer RFC 6749 JSON with Cache-Control: no-store (contract §2). */
@@ -65,6 +67,11 @@ export const RESPONSE_HEADERS = {
     description: 'The successor of this retired path: <path>; rel="successor-version" (RFC 8288, contract §12)',
     required: true,
     schema: { type: 'string', example: '</psd2/savings/3.0/accounts>; rel="successor-version"' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` on an answer replayed for a retry with the same Idempotency-Key: the kept answer of the first request, body byte for byte; nothing else ran (contract §15)',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
   },
   'Sandbox-Hints': {
     description:
@@ -167,5 +174,43 @@ export function describeResponseHeaders(document: OpenAPIObject): void {
       if (tokenEndpoint) addResponseHeaders(response, 'Cache-Control');
       if (!UNRECORDED_PATHS.test(path)) addResponseHeaders(response, 'Sandbox-Hints');
     }
+  }
+}
+
+const problemMedia = (status: number, code: string, message: string) => ({
+  schema: { $ref: '#/components/schemas/ProblemDto' },
+  example: { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, instance: '/path/of/the/request', reason: { code, message } },
+});
+
+const IN_USE = 'IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (contract §15)';
+
+/**
+ * What every operation that takes `Idempotency-Key` (`@Idempotent()`) may answer besides its own
+ * (contract §15): 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_KEY_IN_USE (beside the route's own
+ * 409s, as a second example), and `Idempotent-Replayed` on the answers that are kept and replayed
+ * (2xx, 404, 409). Before the other transforms, so the retired aliases copy it.
+ */
+export function describeIdempotency(document: OpenAPIObject): void {
+  for (const { operation } of operationsOf(document)) {
+    const parameters = (operation as { parameters?: Array<{ in?: string; name?: string }> }).parameters ?? [];
+    if (!parameters.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_KEY_HEADER)) continue;
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (/^2/.test(status) || status === '404' || status === '409') addResponseHeaders(response, IDEMPOTENT_REPLAYED_HEADER);
+    }
+    operation.responses['422'] = {
+      description: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was first sent with another method, path, body or X-Sandbox-User (contract §15)',
+      content: { 'application/problem+json': problemMedia(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was first sent with another method, path, body or X-Sandbox-User: use a new key for a new request.') },
+    };
+    const inUse = problemMedia(409, 'IDEMPOTENCY_KEY_IN_USE', 'The first request with this Idempotency-Key is still running: retry when it has answered.');
+    const existing = operation.responses['409'];
+    const media = existing?.content?.['application/problem+json'] as { example?: unknown; examples?: Record<string, { value: unknown }> } | undefined;
+    if (!existing || !media) {
+      operation.responses['409'] = { description: IN_USE, content: { 'application/problem+json': inUse } };
+      continue;
+    }
+    const own = media.example !== undefined ? { [(media.example as { reason: { code: string } }).reason.code]: { value: media.example } } : (media.examples ?? {});
+    delete media.example;
+    media.examples = { ...own, IDEMPOTENCY_KEY_IN_USE: { value: inUse.example } };
+    existing.description = `${existing.description ?? 'Conflict'}; or ${IN_USE}`;
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe, Idempotent } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import {
   CreateLoanApplicationDto,
@@ -35,6 +35,7 @@ export class LoanApplicationController {
 
   @Post()
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({
     summary: 'Apply for a mortgage loan (contract §9)',
     description: 'The main applicant first; the applicants become signing participants. The main applicant\'s signature submits it (PROCESSING); a decision follows.',

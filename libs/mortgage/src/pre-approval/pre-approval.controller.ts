@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe, Idempotent } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { AcceptPreApprovalDto, AcceptPreApprovalResponseDto, CreatePreApprovalDto, PreApprovalCreatedDto, PreApprovalStatusDto } from './pre-approval.dto';
 import { PreApprovalService } from './pre-approval.service';
@@ -22,6 +22,7 @@ export class PreApprovalController {
 
   @Post()
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({
     summary: 'Generate a pre-approval offer (contract §9)',
     description: '1 or 2 applicants, each a sandbox user; amounts in whole SEK. A second variant when unsecured_loan_amount is given. Valid 30 days.',
@@ -34,6 +35,7 @@ export class PreApprovalController {
 
   @Post(':id/acceptance')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Accept a variant (bank §2.6)',
     description: 'AWAITING_ACCEPTANCE; keep the participant ids and start signing each through the signing interface.',

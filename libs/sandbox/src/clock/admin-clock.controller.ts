@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, Idempotent } from '@app/common';
 import { AdminClockService } from './admin-clock.service';
 import { AdvanceClockDto, ClockResponseDto, SetClockDto } from './clock.dto';
 
@@ -28,6 +28,7 @@ export class AdminClockController {
 
   @Post('advance')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({ summary: 'Move the sandbox clock forward', description: 'A frozen clock stays frozen.' })
   @ApiOkResponse({ type: ClockResponseDto })
   @ApiProblems({ status: 400, description: 'seconds missing, negative or over 100 years' }, 413)

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, Idempotent } from '@app/common';
 import { PartnerService } from '@app/directory';
 import { CreatePartnerDto, PartnerCreatedDto } from './partner.dto';
 import { toPartnerCreated } from './partner.mapper';
@@ -14,6 +14,7 @@ export class AdminPartnersController {
 
   @Post()
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({
     summary: 'Register a partner and issue its api key',
     description: 'The key authenticates as `Authorization: Bearer <api_key>` on the signing, mortgage, loan-application and enterprise interfaces.',

@@ -28,6 +28,7 @@ export class PartnerCreatedDto {
   @ApiProperty({ example: 'Mäklarbyrån AB' })
   name: string;
 
-  @ApiProperty({ description: 'Shown only here: the sandbox keeps only its SHA-256.' })
+  // Optional in the document: an Idempotency-Key replay of this answer leaves it out (contract §15).
+  @ApiPropertyOptional({ description: 'Shown only here, in the first answer: the sandbox keeps only its SHA-256, and an Idempotency-Key replay leaves it out (contract §15).' })
   api_key: string;
 }

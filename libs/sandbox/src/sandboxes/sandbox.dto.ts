@@ -69,10 +69,11 @@ export class SandboxDto {
 
 /** POST /sandboxes → 201: the keys are shown only here. */
 export class SandboxCreatedDto extends SandboxDto {
-  @ApiProperty({ description: "Opens this sandbox's /admin/* and its own GET, reset and DELETE (stored hashed; shown only here)" })
+  // Optional in the document: an Idempotency-Key replay of this answer leaves it out (contract §15).
+  @ApiPropertyOptional({ description: "Opens this sandbox's /admin/* and its own GET, reset and DELETE (stored hashed; shown only here, in the first answer: an Idempotency-Key replay leaves it out)" })
   admin_key: string;
 
-  @ApiPropertyOptional({ description: "The demo partner's key when the demo set was seeded (stored hashed; shown only here)" })
+  @ApiPropertyOptional({ description: "The demo partner's key when the demo set was seeded (stored hashed; shown only here, in the first answer: an Idempotency-Key replay leaves it out)" })
   demo_partner_key?: string;
 }
 

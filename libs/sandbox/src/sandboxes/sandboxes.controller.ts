@@ -1,6 +1,6 @@
 import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SelfServiceIp } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SelfServiceIp, Idempotent } from '@app/common';
 import type { Request } from 'express';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
@@ -26,6 +26,7 @@ export class SandboxesController {
   @Post()
   @HttpCode(201)
   @AdminOrSelfService()
+  @Idempotent({ owner: 'service' })
   @ApiOperation({
     summary: 'Create a sandbox',
     description:

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, Idempotent } from '@app/common';
 import { SeedFixtureDto, SeedResultDto } from './seed.dto';
 import { SeedService } from './seed.service';
 
@@ -13,6 +13,7 @@ export class AdminSeedController {
 
   @Post()
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Load a fixture: users with accounts, partners, TPP settings',
     description: 'All or nothing, in one transaction. The same file loads offline with `npm run cli -- seed <file>`. Its JSON schema is SeedFixtureDto.',

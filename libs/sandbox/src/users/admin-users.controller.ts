@@ -1,16 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Response } from 'express';
-import {
-  ADMIN_PROBLEMS,
-  AdminOnly,
-  API_TAG,
-  ApiInterface,
-  ApiProblems,
-  PERSONAL_NUMBER_INPUT,
-  type PersonalNumber,
-  PersonalNumberPipe,
-} from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT, type PersonalNumber, PersonalNumberPipe, Idempotent } from '@app/common';
 import { AdminUsersService } from './admin-users.service';
 import { AccountDto } from '@app/savings';
 import { ListUsersQueryDto, OpenAccountDto, PutUserDto, UserListDto, UserResponseDto } from './user.dto';
@@ -69,6 +60,7 @@ export class AdminUsersController {
 
   @Post(':personal_number/accounts')
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({ summary: 'Open an account for a user', description: 'The sandbox makes a valid account number when none is given.' })
   @ApiParam(PERSONAL_NUMBER_PARAM)
   @ApiCreatedResponse({ type: AccountDto })

@@ -1,6 +1,6 @@
 import { applyDecorators, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ApiProblems, UuidPipe } from '@app/common';
+import { ApiProblems, UuidPipe, Idempotent } from '@app/common';
 import { ACCOUNT_NUMBER, ACCOUNT_PARAM } from '../ais/path-params';
 import { TransferCreatedDto, TransferStatusDto } from '../transfers/transfer.dto';
 
@@ -28,6 +28,7 @@ export const OrderTransferRoute = (operation: { summary: string; description: st
   applyDecorators(
     Post('accounts/:accountNumber/transfers'),
     HttpCode(201),
+    Idempotent(),
     ApiOperation(operation),
     ApiParam(ACCOUNT_PARAM),
     ApiCreatedResponse({ type: TransferCreatedDto }),

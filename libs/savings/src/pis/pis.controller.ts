@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
-import { API_TAG, ApiInterface, ApiProblems, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, UuidPipe, Idempotent } from '@app/common';
 import { ACCOUNT_PARAM } from '../ais/path-params';
 import { CollectTransferSigningDto, StartTransferSigningDto, TransferSigningStartedDto, TransferSigningStatusDto } from '../signing/signing.dto';
 import { TransferSigningService } from '../signing/transfer-signing.service';
@@ -46,6 +46,7 @@ export class PisController {
 
   @Post('accounts/:accountNumber/recurring-transfers')
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({ summary: 'Order a recurring transfer', description: 'transfer_date is the first occurrence; ACTIVE once signed. Updating is not available (bank §4.3).' })
   @ApiParam(ACCOUNT_PARAM)
   @ApiCreatedResponse({ type: TransferCreatedDto })
@@ -60,6 +61,7 @@ export class PisController {
 
   @Post('transfers/signing/start')
   @HttpCode(200)
+  @Idempotent()
   @RequirePsuIpAddress()
   @ApiOperation({ summary: 'Start the eid signing of transfers', description: 'Answers signing_id and autostart_token only (bank §4.3).' })
   @ApiOkResponse({ type: TransferSigningStartedDto })

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems, CallerIp } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, CallerIp, Idempotent } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { CollectSigningResponseDto, ParticipantRequestDto, StartPhoneSigningDto, StartSigningResponseDto } from './signing.dto';
 import { SigningService } from './signing.service';
@@ -28,6 +28,7 @@ export class SigningController {
 
   @Post('start')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Start a signing on the same or another device (bank §2.5, §4.4)',
     description: 'Same device: launch eid://autostarttoken=<autostart_token>&redirect=null. Other device: show qr_string as a QR code; fresh ones come from collect.',
@@ -40,6 +41,7 @@ export class SigningController {
 
   @Post('start/phone')
   @HttpCode(204)
+  @Idempotent()
   @ApiOperation({
     summary: 'Start a signing during a phone call (bank §4.4)',
     description: 'The app asks the user to confirm being in the call, then to sign. Collect answers INITIATED until the app picks it up.',
