@@ -196,6 +196,9 @@ describe('Idempotency-Key (contract §15)', () => {
       const statements = recordStatements(t);
       expectValidationFailed(await p.order(key, transferBody({ amount: 'many' })), 'amount');
       expectValidationFailed(await p.order(key, transferBody({ unknown_field: 1 })), 'unknown_field');
+      // Rules of the value alone are input too: a non-positive amount, a date no calendar has.
+      expectValidationFailed(await p.order(key, transferBody({ amount: 0 })), 'amount');
+      expectValidationFailed(await p.order(key, transferBody({ transfer_date: '2026-02-30' })), 'transfer_date');
       expect(statements.filter((sql) => /idempotency_record/.test(sql))).toEqual([]);
     });
   });

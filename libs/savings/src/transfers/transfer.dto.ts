@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY, IsDecimalNumber } from '@app/common';
+import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY, IsDecimalNumber, parseCalendarDate, toMinorUnits } from '@app/common';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
 import { FREQUENCIES, type Frequency } from '../recurring/schedule';
 import { REJECTION_REASONS, RECURRING_STATUSES, type RecurringStatus, TRANSFER_STATUSES, type TransferStatus } from './transfer-status';
@@ -20,6 +20,17 @@ const Recipient = (options?: ValidationOptions) =>
     options,
   );
 
+/**
+ * Rules of the value alone, checked with the rest of the input: before the Idempotency-Key is
+ * looked at (contract §15, §1), so a malformed retry is 400 whatever the key.
+ */
+// Each passes what another rule of its field refuses (not a number, not YYYY-MM-DD), so a value
+// gets one message.
+const PositiveAmount = (options?: ValidationOptions) =>
+  ValidateBy({ name: 'isPositiveAmount', validator: { validate: (v) => typeof v !== 'number' || (toMinorUnits(v) ?? 1n) > 0n } }, options);
+
+const CalendarDate = (options?: ValidationOptions) =>
+  ValidateBy({ name: 'isCalendarDate', validator: { validate: (v) => typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v) || parseCalendarDate(v) !== null } }, options);
 
 /** ISO 8859-1 without control characters (contract §2, §10), as a schema pattern for generated clients. */
 const LATIN1_TEXT = '^[\\u0020-\\u007E\\u0080-\\u00FF]*$';
@@ -27,6 +38,7 @@ const LATIN1_TEXT = '^[\\u0020-\\u007E\\u0080-\\u00FF]*$';
 /** POST …/transfers (contract §10, bank §2.7). */
 export class CreateTransferDto {
   @ApiProperty({ ...MONEY, minimum: 0.01, multipleOf: 0.01, description: 'In the account\'s currency; > 0, at most two decimals' })
+  @PositiveAmount({ message: 'amount must be a positive number with at most two decimals' })
   @IsDecimalNumber(2, { message: 'amount must be a JSON number with at most two decimals' })
   amount: number;
 
@@ -36,6 +48,7 @@ export class CreateTransferDto {
 
   @ApiProperty({ ...CALENDAR_DATE, description: 'A Stockholm calendar date, today or later' })
   @IsString()
+  @CalendarDate({ message: 'transfer_date must be a calendar date YYYY-MM-DD' })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'transfer_date must be a date YYYY-MM-DD' })
   transfer_date: string;
 
@@ -88,6 +101,7 @@ export class CreateRecurringTransferDto extends CreateTransferDto {
   @ApiPropertyOptional({ ...CALENDAR_DATE, example: '2027-12-31', description: 'The last possible date of an occurrence; open-ended when absent' })
   @IsOptional()
   @IsString()
+  @CalendarDate({ message: 'end_date must be a calendar date YYYY-MM-DD' })
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'end_date must be a date YYYY-MM-DD' })
   end_date?: string;
 }

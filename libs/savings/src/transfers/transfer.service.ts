@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, minorUnitsToDecimal, parseCalendarDate, stockholmInstant, stockholmToday, toMinorUnits, ValidationFailed } from '@app/common';
+import { Clock, minorUnitsToDecimal, stockholmInstant, stockholmToday, toMinorUnits, ValidationFailed } from '@app/common';
 import type { Psd2Caller } from '@app/auth';
 import { AccountService } from '../accounts/account.service';
 import type { Account } from '../accounts/account';
@@ -58,7 +58,6 @@ export class TransferService {
     const account = await this.callersAccount(accountNumber, caller);
     const checked = this.check(dto, account);
     if (dto.end_date !== undefined) {
-      if (!parseCalendarDate(dto.end_date)) throw new ValidationFailed(`end_date ${dto.end_date} is not a calendar date`);
       if (dto.end_date < checked.transferDate) throw new ValidationFailed('end_date must not be before transfer_date (the first occurrence)');
     }
     const recurring = Object.assign(new RecurringTransferEntity(), {
@@ -124,11 +123,11 @@ export class TransferService {
   /** The rules of contract §10 and bank §2.7 that need the account or the clock (the DTO checked the rest). */
   private check(dto: CreateTransferDto, account: Account): CheckedOrder {
     const minor = toMinorUnits(dto.amount);
-    if (minor === null || minor <= 0n) throw new ValidationFailed('amount must be a positive number with at most two decimals');
+    // The DTO made it a positive amount with at most two decimals.
+    if (minor === null) throw new ValidationFailed('amount must be a positive number with at most two decimals');
     if (dto.currency !== account.currency) {
       throw new ValidationFailed(`currency must be the account's currency ${account.currency} (got ${dto.currency})`);
     }
-    if (!parseCalendarDate(dto.transfer_date)) throw new ValidationFailed(`transfer_date ${dto.transfer_date} is not a calendar date`);
     const now = this.clock.now();
     const today = stockholmToday(now);
     if (dto.transfer_date < today) throw new ValidationFailed(`transfer_date must be today (${today}, Stockholm) or later`);
