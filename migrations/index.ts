@@ -18,6 +18,7 @@ import { SandboxesForeignKeysIncludeSandbox1763800018000 } from './1763800018000
 import { SandboxesCreationLog1763800019000 } from './1763800019000-SandboxesCreationLog';
 import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreateEntries';
 import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFinalReported';
+import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-DirectoryCreateSandboxCa';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   SandboxesChangeFeed1763800020000,
   JournalCreateEntries1763800030000,
   EidRecordFinalReported1763800031000,
+  DirectoryCreateSandboxCa1763800040000,
 ];

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DirectoryModule } from '@app/directory';
 import { SavingsModule } from '@app/savings';
+import { AdminCertificatesController, SandboxCertificatesController } from './certificates/sandbox-certificates.controller';
+import { SandboxCertificatesService } from './certificates/sandbox-certificates.service';
 import { TestCertificateController } from './certificates/test-certificate.controller';
 import { TestCertificateService } from './certificates/test-certificate.service';
 import { AdminClockController } from './clock/admin-clock.controller';
@@ -38,12 +40,14 @@ import { AdminUsersService } from './users/admin-users.service';
     AdminJobsController,
     AdminSeedController,
     TestCertificateController,
+    SandboxCertificatesController,
+    AdminCertificatesController,
     MaintenanceWindowsController,
     SandboxesController,
     AdminRequestsController,
     SandboxRequestsController,
   ],
-  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy],
+  providers: [SandboxesService, SandboxCertificatesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}
