@@ -1,4 +1,4 @@
-import type { ClockResponseDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedProgress, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type { ClockResponseDto, IssuedCertificateDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedProgress, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 
 /** Where a fixture load stands, and one-off notes (e.g. "posting 500 users…"); written to stderr. */
@@ -29,6 +29,8 @@ export interface AdminClient {
   putUser(personalNumber: string, body: Record<string, unknown>): Promise<{ user: UserResponseDto; created: boolean }>;
   openAccount(personalNumber: string, body: Record<string, unknown>): Promise<AccountDto>;
   seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto>;
+  /** POST /sandbox/certificates (contract §16): a strict-mode client certificate of the sandbox CA, dated by this sandbox's clock. */
+  issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto>;
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto>;
   listSandboxes(query: { limit?: string; after?: string }): Promise<SandboxListDto>;
   showSandbox(sandboxId: string): Promise<SandboxDto>;

@@ -18,6 +18,8 @@ import {
   AdminUsersService,
   AdvanceClockDto,
   type ClockResponseDto,
+  IssueCertificateDto,
+  type IssuedCertificateDto,
   ListUsersQueryDto,
   OpenAccountDto,
   PutUserDto,
@@ -25,6 +27,7 @@ import {
   ListSandboxesQueryDto,
   type SandboxCreatedDto,
   type SandboxDto,
+  SandboxCertificatesService,
   SandboxesService,
   type SandboxListDto,
   SeedFixtureDto,
@@ -101,6 +104,11 @@ export class DatabaseAdminClient implements AdminClient {
     const dto = await validBody(SeedFixtureDto, fixture);
     progress.note(`Loading ${describeFixture(fixture)} into ${this.target}…`);
     return this.use(SeedService, (seed) => seed.load(dto, (step) => progress.step(step)));
+  }
+
+  async issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto> {
+    const dto = await validBody(IssueCertificateDto, body);
+    return this.use(SandboxCertificatesService, (certificates) => certificates.issue(dto));
   }
 
   async createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {

@@ -1,5 +1,5 @@
 import { DEFAULT_SANDBOX_ID } from '@app/common';
-import type { ClockResponseDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type { ClockResponseDto, IssuedCertificateDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 import { type AdminClient, AdminRequestFailed, describeFixture, type ProgressReporter } from './admin-client';
 
@@ -60,6 +60,10 @@ export class HttpAdminClient implements AdminClient {
   seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto> {
     progress.note(`Posting ${describeFixture(fixture)} to ${this.target}…`);
     return this.call<SeedResultDto>('POST', `${this.prefix}/admin/seed`, fixture);
+  }
+
+  issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto> {
+    return this.call<IssuedCertificateDto>('POST', `${this.prefix}/sandbox/certificates`, body);
   }
 
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {
