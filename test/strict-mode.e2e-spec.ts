@@ -1,5 +1,8 @@
 import 'reflect-metadata';
-import { createSecureContext } from 'node:tls';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect, createSecureContext } from 'node:tls';
 import { webcrypto, X509Certificate } from 'node:crypto';
 import { Agent } from 'node:https';
 import * as x509 from '@peculiar/x509';
@@ -325,6 +328,52 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
   });
 });
 
+describe('the TLS port\'s server certificate (contract §16)', () => {
+  /** The server certificate the TLS port presents, read from a handshake. */
+  function serverCertificate(base: string, ca: string): Promise<X509Certificate> {
+    return new Promise((resolve, reject) => {
+      const url = new URL(base);
+      const socket = tlsConnect({ host: url.hostname, port: Number(url.port), ca, servername: 'localhost' }, () => {
+        const peer = socket.getPeerX509Certificate();
+        socket.end();
+        if (peer) resolve(peer);
+        else reject(new Error('no server certificate'));
+      });
+      socket.on('error', reject);
+    });
+  }
+
+  it('is issued at start by the sandbox CA for localhost, 127.0.0.1 and TLS_HOSTNAMES when TLS_CERT/TLS_KEY are unset', async () => {
+    const t = await createTestApp({ env: { TLS_HOSTNAMES: 'sandbox.example.com,10.1.2.3' } });
+    try {
+      const base = await t.listenTls();
+      const ca = (await t.http.get('/sandbox/ca.pem').expect(200)).text;
+      const certificate = await serverCertificate(base, ca);
+      expect(certificate.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, DNS:sandbox.example.com, IP Address:10.1.2.3');
+      expect(certificate.verify(new X509Certificate(ca).publicKey)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is TLS_CERT with TLS_KEY when given (PEM files)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strict-tls-'));
+    const own = await foreignCertificate('localhost');
+    writeFileSync(join(dir, 'server.pem'), own.cert);
+    writeFileSync(join(dir, 'server.key'), own.key);
+    const t = await createTestApp({ env: { TLS_CERT: join(dir, 'server.pem'), TLS_KEY: join(dir, 'server.key') } });
+    try {
+      const base = await t.listenTls();
+      const certificate = await serverCertificate(base, own.cert);
+      expect(certificate.fingerprint256).toBe(new X509Certificate(own.cert).fingerprint256);
+      expect((await tlsCall(base, own.cert, '/health')).status).toBe(200);
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeOnServer('the sandbox CA is one per service (contract §16)', () => {
   it('is created once when several instances start at once on one database, and they all serve it', async () => {
     const db = await freshDatabase();
@@ -347,7 +396,15 @@ async function foreignCertificate(organizationId: string): Promise<{ cert: strin
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
-    { serialNumber: '0badca', name: `CN=${organizationId}, 2.5.4.97=${organizationId}`, keys, notBefore: new Date('2000-01-01T00:00:00Z'), notAfter: new Date('2099-01-01T00:00:00Z'), signingAlgorithm: algorithm },
+    {
+      serialNumber: '0badca',
+      name: `CN=${organizationId}, 2.5.4.97=${organizationId}`,
+      keys,
+      notBefore: new Date('2000-01-01T00:00:00Z'),
+      notAfter: new Date('2099-01-01T00:00:00Z'),
+      signingAlgorithm: algorithm,
+      extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'localhost' }, { type: 'ip', value: '127.0.0.1' }])],
+    },
     webcrypto,
   );
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
