@@ -29,7 +29,9 @@ export class DirectoryCreateSandboxCa1763800040000 implements MigrationInterface
     await queryRunner.query(
       `CREATE TABLE certificate_revocation (
         sandbox_id text NOT NULL REFERENCES sandbox (id) ON DELETE CASCADE,
-        serial text NOT NULL REFERENCES issued_certificate (serial) ON DELETE CASCADE,
+        -- An issued serial (checked by the service: issued_certificate is the service's, and a sandbox
+        -- table's foreign keys name only sandbox data, contract §13 Isolation).
+        serial text NOT NULL,
         revoked_at timestamptz NOT NULL,
         PRIMARY KEY (sandbox_id, serial)
       )`,

@@ -6,6 +6,7 @@ import { connect as tlsConnect, createSecureContext } from 'node:tls';
 import { webcrypto, X509Certificate } from 'node:crypto';
 import { Agent } from 'node:https';
 import * as x509 from '@peculiar/x509';
+import { JournalWriter } from '@app/common';
 import { readPsd2Certificate } from '@app/directory';
 import { newPartner } from './support/fixtures';
 import { clientOf, issueCertificate, type IssuedCertificate, tlsCall, type TlsAnswer, type TlsCallOptions } from './support/mutual-tls';
@@ -123,6 +124,17 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect(readPsd2Certificate(Buffer.from(issued.certificate_pem).toString('base64')).roles).toEqual([]);
       expect(() => createSecureContext({ pfx: Buffer.from(issued.pkcs12_base64, 'base64'), passphrase: issued.pkcs12_password })).not.toThrow();
       expect(() => createSecureContext({ pfx: Buffer.from(issued.pkcs12_base64, 'base64'), passphrase: 'wrong' })).toThrow();
+    });
+
+    it('keeps the private key and the PKCS#12 out of the request journal (contract §14 redaction)', async () => {
+      const res = await t.http.post('/sandbox/certificates').send({ organization_id: newOrganizationId(), roles: [] }).expect(201);
+      await t.app.get(JournalWriter).flush();
+      const entry = (await t.admin.get(`/admin/requests/${String(res.headers['x-request-id'])}`).expect(200)).body;
+      const stored = JSON.stringify(entry);
+      expect(stored).not.toContain(res.body.private_key_pem.split('\n')[1]);
+      expect(stored).not.toContain(res.body.pkcs12_base64.slice(0, 40));
+      expect(stored).not.toContain(res.body.pkcs12_password);
+      expect(stored).toContain(res.body.serial);
     });
 
     it.each([
