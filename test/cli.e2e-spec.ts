@@ -130,6 +130,21 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       }
     }
 
+    it('`cert --pem-dir` issues through the database with the sandbox CA the service then serves (contract §16)', async () => {
+      const dir = join(workDir, 'strict-db');
+      const { code, out } = await cli(['cert', '--roles', 'PSP_AI,PSP_PI', '--pem-dir', dir], cliEnv());
+      expect(code).toBe(0);
+      const certificate = new X509Certificate(readFileSync(join(dir, 'cert.pem'), 'utf8'));
+      expect(certificate.serialNumber).toBe(out.trim());
+      await withApp(async (t) => {
+        const ca = (await t.http.get('/sandbox/ca.pem').expect(200)).text;
+        expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe(ca);
+        expect(certificate.verify(new X509Certificate(ca).publicKey)).toBe(true);
+        // The serial is the service's: revoking it in the default sandbox finds it.
+        await t.admin.post(`/admin/certificates/${certificate.serialNumber}/revoke`).expect(204);
+      });
+    });
+
     describe('seed', () => {
       it('loads a fixture file straight into the database, and the service then serves it (contract §8)', async () => {
         const { fixture, alice } = sampleFixture();

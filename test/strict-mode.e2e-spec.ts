@@ -311,8 +311,14 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expectTlsProblem(await call('/sandbox/requests'), 401, 'CERTIFICATE_REQUIRED');
       const user = await newUser(t);
       expect((await psd2(issued).start(user)).status).toBe(200);
+      const other = await issue(['PSP_AI']);
+      expect((await psd2(other).start(user)).status).toBe(200);
+      await t.app.get(JournalWriter).flush();
       const mine = await call('/sandbox/requests', { client: clientOf(issued) });
       expect(mine.status).toBe(200);
+      const entries = mine.body.entries as Array<{ path: string; caller?: { id: string } }>;
+      expect(entries.map((entry) => entry.path)).toContain('/psd2/auth/3.0/authenticate');
+      expect(entries.every((entry) => entry.caller?.id === orgOf(issued))).toBe(true);
     });
 
     it('still sees the client certificate on a resumed TLS session', async () => {
