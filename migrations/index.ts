@@ -19,6 +19,7 @@ import { SandboxesCreationLog1763800019000 } from './1763800019000-SandboxesCrea
 import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreateEntries';
 import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFinalReported';
 import { IdempotencyCreateRecords1763800032000 } from './1763800032000-IdempotencyCreateRecords';
+import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-DirectoryCreateSandboxCa';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   JournalCreateEntries1763800030000,
   EidRecordFinalReported1763800031000,
   IdempotencyCreateRecords1763800032000,
+  DirectoryCreateSandboxCa1763800040000,
 ];

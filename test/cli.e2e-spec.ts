@@ -1,5 +1,7 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalWriter } from '@app/common';
@@ -164,6 +166,21 @@ describe('npm run cli (contract §3, §6, §8)', () => {
         await t.close();
       }
     }
+
+    it('`cert --pem-dir` issues through the database with the sandbox CA the service then serves (contract §16)', async () => {
+      const dir = join(workDir, 'strict-db');
+      const { code, out } = await cli(['cert', '--roles', 'PSP_AI,PSP_PI', '--pem-dir', dir], cliEnv());
+      expect(code).toBe(0);
+      const certificate = new X509Certificate(readFileSync(join(dir, 'cert.pem'), 'utf8'));
+      expect(certificate.serialNumber).toBe(out.trim());
+      await withApp(async (t) => {
+        const ca = (await t.http.get('/sandbox/ca.pem').expect(200)).text;
+        expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe(ca);
+        expect(certificate.verify(new X509Certificate(ca).publicKey)).toBe(true);
+        // The serial is the service's: revoking it in the default sandbox finds it.
+        await t.admin.post(`/admin/certificates/${certificate.serialNumber}/revoke`).expect(204);
+      });
+    });
 
     describe('seed', () => {
       it('loads a fixture file straight into the database, and the service then serves it (contract §8)', async () => {
@@ -535,6 +552,31 @@ describe('npm run cli (contract §3, §6, §8)', () => {
     afterAll(() => t.close());
 
     const withKey = { ADMIN_API_KEY: ADMIN_KEY };
+
+    it('`cert --pem-dir --url` issues a strict-mode client certificate of the sandbox CA into files: cert.pem, key.pem, ca.pem, cert.p12 (contract §16)', async () => {
+      const dir = join(workDir, 'strict-tpp');
+      const { code, out, err } = await cli(['cert', '--roles', 'PSP_AI', '--organization-id', 'PSDSE-FINA-888', '--not-after', '2027-01-01T00:00:00Z', '--pem-dir', dir, '--url', base], withKey);
+      expect({ code, err }).toEqual({ code: 0, err: expect.stringContaining('cert.pem') });
+      const ca = (await t.http.get('/sandbox/ca.pem').expect(200)).text;
+      expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe(ca);
+      const certificatePem = readFileSync(join(dir, 'cert.pem'), 'utf8');
+      const certificate = new X509Certificate(certificatePem);
+      expect(certificate.serialNumber).toBe(out.trim());
+      expect(certificate.verify(new X509Certificate(ca).publicKey)).toBe(true);
+      expect(certificate.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'key.pem'), 'utf8')))).toBe(true);
+      expect(new Date(certificate.validTo).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+      expect(readPsd2Certificate(Buffer.from(certificatePem).toString('base64'))).toMatchObject({ roles: ['PSP_AI'], organizationId: 'PSDSE-FINA-888' });
+      const password = readFileSync(join(dir, 'cert.p12.password'), 'utf8').trim();
+      expect(() => createSecureContext({ pfx: readFileSync(join(dir, 'cert.p12')), passphrase: password })).not.toThrow();
+    });
+
+    it('`cert --pem-dir` refuses not_after before not_before with exit code 2 naming not_after, writing nothing (contract §16)', async () => {
+      const dir = join(workDir, 'strict-refused');
+      const { code, err } = await cli(['cert', '--not-before', '2027-01-01T00:00:00Z', '--not-after', '2026-01-01T00:00:00Z', '--pem-dir', dir, '--url', base], withKey);
+      expect(code).toBe(2);
+      expect(err).toContain('not_after');
+      expect(existsSync(dir)).toBe(false);
+    });
 
     it('`seed --url` posts the fixture to POST /admin/seed with the admin key, noting what it posts on stderr (contract §8)', async () => {
       const { fixture, bob } = sampleFixture();

@@ -20,7 +20,8 @@ import { freshDatabase, type TestDatabase } from './support/test-db';
 import { MIGRATIONS } from '../migrations';
 
 /** The tables that hold no sandbox's data: the service's own. */
-const SERVICE_TABLES = ['job_lease', 'migrations', 'sandbox', 'sandbox_change', 'sandbox_creation'];
+// sandbox_ca and issued_certificate: strict mode's one CA and its serials, shared by every sandbox (contract §16).
+const SERVICE_TABLES = ['issued_certificate', 'job_lease', 'migrations', 'sandbox', 'sandbox_ca', 'sandbox_change', 'sandbox_creation'];
 
 
 /** What each stage of a request saw as its sandbox (contract §13: the sandbox reaches every stage). */

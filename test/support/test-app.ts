@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../apps/api/src/app.module';
+import { listenTls, type TlsListener } from '../../apps/api/src/strict-mode/tls-listener';
 import { OpenApiResponseValidator, validatingAgent } from './openapi-responses';
 import { useMemoryTemplates } from './memory-templates';
 import { freshDatabase, TestDatabase } from './test-db';
@@ -57,6 +58,11 @@ export interface TestApp {
   get<T>(token: new (...args: never[]) => T): T;
   /** Listens on 127.0.0.1 at a free port, for clients outside the process (a browser, curl); the base URL. */
   listen(): Promise<string>;
+  /**
+   * Strict mode (contract §16): the plain port as listen() does, and the HTTPS listener main.ts opens
+   * for TLS_PORT beside it, at another free port; the HTTPS base URL.
+   */
+  listenTls(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -111,6 +117,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     if (!options.db) await db.drop();
     throw error;
   }
+  let tls: TlsListener | undefined;
   let validator: OpenApiResponseValidator | undefined;
   const http = validatingAgent(request(app.getHttpServer()), () => {
     validator ??= new OpenApiResponseValidator(app.get(OpenApiDocument).get());
@@ -126,11 +133,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: testClock(admin, options.frozenAt ?? BASE_TIME),
     get: (token) => asDefaultSandbox(app.get(token)),
     listen: async () => {
-      await app.listen(0, '127.0.0.1');
+      if (!app.getHttpServer().listening) await app.listen(0, '127.0.0.1');
       const { port } = app.getHttpServer().address() as AddressInfo;
       return `http://127.0.0.1:${port}`;
     },
+    listenTls: async () => {
+      await testApp.listen();
+      tls ??= await listenTls(app, 0, '127.0.0.1');
+      return `https://127.0.0.1:${tls.port}`;
+    },
     close: async () => {
+      await tls?.close();
       await app.close();
       if (!options.db) await db.drop();
     },

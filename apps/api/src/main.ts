@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { configureHttp, DataDirLocked, InvalidConfiguration, SandboxConfig, validateEnvironment } from '@app/common';
 import { AppModule } from './app.module';
+import { listenTls } from './strict-mode/tls-listener';
 
 async function bootstrap(): Promise<void> {
   // Refuse a bad environment before Nest starts, with one line naming every bad variable.
@@ -16,6 +17,12 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
   const config = app.get(SandboxConfig);
   await app.listen(config.port);
+  // Strict mode (contract §16): the same app over HTTPS with client certificates, beside the plain port.
+  if (config.tlsPort !== undefined) {
+    const tls = await listenTls(app, config.tlsPort);
+    // Shut down with the plain listener (enableShutdownHooks closes that one).
+    app.getHttpServer().once('close', () => void tls.close());
+  }
 }
 
 bootstrap().catch((error: unknown) => {

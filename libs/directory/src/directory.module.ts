@@ -1,7 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidUserDirectory } from '@app/eid';
+import { CertificateRevocationsRepository } from './certificates/certificate-revocations.repository';
 import { JournalCertificateDescriber } from './certificates/journal-certificate-describer';
+import { SandboxCaRepository } from './certificates/sandbox-ca.repository';
+import { SandboxCertificateAuthority } from './certificates/sandbox-certificate-authority';
 import { PartnerEntity } from './partners/partner.entity';
 import { PartnerRepository } from './partners/partner.repository';
 import { PartnerService } from './partners/partner.service';
@@ -16,7 +19,8 @@ import { UserService } from './users/user.service';
 import { EidUsersAdapter } from './users/eid-users.adapter';
 
 /**
- * Who exists: sandbox users, partners and their keys, the TPP registry. Global, because the identity
+ * Who exists: sandbox users, partners and their keys, the TPP registry, and strict mode's sandbox CA
+ * (contract §16). Global, because the identity
  * service (libs/eid, which this lib depends on) asks it about users through EidUserDirectory.
  */
 @Global()
@@ -34,7 +38,10 @@ import { EidUsersAdapter } from './users/eid-users.adapter';
     TppRepository,
     TppRegistry,
     JournalCertificateDescriber,
+    SandboxCaRepository,
+    CertificateRevocationsRepository,
+    SandboxCertificateAuthority,
   ],
-  exports: [UserService, EidUserDirectory, PartnerService, PartnerCredentials, EndUserCredentials, TppRegistry],
+  exports: [UserService, EidUserDirectory, PartnerService, PartnerCredentials, EndUserCredentials, TppRegistry, SandboxCertificateAuthority],
 })
 export class DirectoryModule {}

@@ -47,7 +47,7 @@ export class EnterpriseAuthorizeController {
   @ApiOkResponse({ type: AuthorizeResponseDto })
   @ApiProblems(
     { status: 400, description: 'A missing or malformed query parameter, e.g. user_id failing the check digit (VALIDATION_FAILED names it)' },
-    { status: 401, description: 'No Authorization: Bearer <partner api key>, or an unknown one' },
+    { status: 401, description: 'No Authorization: Bearer <partner api key>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   )
   authorize(@Query() query: AuthorizeQueryDto, @CurrentPartner() partner: Partner): Promise<AuthorizeResponseDto> {
     return this.enterprise.authorize(query, partner);

@@ -13,6 +13,9 @@ export type { UserListDto, UserResponseDto, UserSummaryDto } from './users/user.
 export { DemoSeeder, DEMO_PARTNER_KEY_FILE } from './seed/demo-seeder';
 // The sandbox lifecycle (contract §13), for the command line and tests.
 export { SandboxesService } from './sandboxes/sandboxes.service';
+// Strict mode's client certificates (contract §16), for the command line.
+export { SandboxCertificatesService } from './certificates/sandbox-certificates.service';
+export { IssueCertificateDto, IssuedCertificateDto } from './certificates/sandbox-certificates.dto';
 export { CreateSandboxDto, SandboxCreatedDto, SandboxDto, SandboxListDto, ListSandboxesQueryDto } from './sandboxes/sandbox.dto';
 // The request journal (contract §14), for the command line's `requests tail` on the database.
 export { JournalService } from './journal/journal.service';

@@ -5,6 +5,8 @@ import { SavingsModule } from '@app/savings';
 import { ConsoleController } from './console/console.controller';
 import { ConsoleService } from './console/console.service';
 import { AdminEidOrdersController } from './eid-orders/admin-eid-orders.controller';
+import { AdminCertificatesController, SandboxCertificatesController } from './certificates/sandbox-certificates.controller';
+import { SandboxCertificatesService } from './certificates/sandbox-certificates.service';
 import { TestCertificateController } from './certificates/test-certificate.controller';
 import { TestCertificateService } from './certificates/test-certificate.service';
 import { AdminClockController } from './clock/admin-clock.controller';
@@ -43,6 +45,8 @@ import { AdminUsersService } from './users/admin-users.service';
     AdminJobsController,
     AdminSeedController,
     TestCertificateController,
+    SandboxCertificatesController,
+    AdminCertificatesController,
     MaintenanceWindowsController,
     SandboxesController,
     AdminRequestsController,
@@ -50,7 +54,7 @@ import { AdminUsersService } from './users/admin-users.service';
     AdminEidOrdersController,
     ConsoleController,
   ],
-  providers: [SandboxesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy, ConsoleService],
+  providers: [SandboxesService, SandboxCertificatesService, AdminUsersService, AdminClockService, SeedService, DemoSeeder, TestCertificateService, DowntimeGate, DowntimeBookkeeping, RetiredVersionGate, RetiredVersionsOpenApi, JournalService, JournalReaderStrategy, ConsoleService],
   exports: [SeedService, AdminClockService, AdminUsersService],
 })
 export class SandboxModule {}

@@ -1,5 +1,6 @@
 import type {
   ClockResponseDto,
+  IssuedCertificateDto,
   JournalPageDto,
   SandboxCreatedDto,
   SandboxDto,
@@ -41,6 +42,8 @@ export interface AdminClient {
   seed(fixture: unknown, progress: ProgressReporter): Promise<SeedResultDto>;
   /** A page of the sandbox's request journal (GET /admin/requests, contract §14), newest first. */
   listRequests(query: JournalQuery): Promise<JournalPageDto>;
+  /** POST /sandbox/certificates (contract §16): a strict-mode client certificate of the sandbox CA, dated by this sandbox's clock. */
+  issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto>;
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto>;
   listSandboxes(query: { limit?: string; after?: string }): Promise<SandboxListDto>;
   showSandbox(sandboxId: string): Promise<SandboxDto>;

@@ -18,6 +18,8 @@ import {
   AdminUsersService,
   AdvanceClockDto,
   type ClockResponseDto,
+  IssueCertificateDto,
+  type IssuedCertificateDto,
   JournalQueryDto,
   type JournalPageDto,
   JournalService,
@@ -28,6 +30,7 @@ import {
   ListSandboxesQueryDto,
   type SandboxCreatedDto,
   type SandboxDto,
+  SandboxCertificatesService,
   SandboxesService,
   type SandboxListDto,
   SeedFixtureDto,
@@ -110,6 +113,11 @@ export class DatabaseAdminClient implements AdminClient {
   async listRequests(query: JournalQuery): Promise<JournalPageDto> {
     const dto = await valid(JournalQueryDto, query, 'query');
     return this.use(JournalService, (journal) => journal.page(dto));
+  }
+
+  async issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto> {
+    const dto = await validBody(IssueCertificateDto, body);
+    return this.use(SandboxCertificatesService, (certificates) => certificates.issue(dto));
   }
 
   async createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {

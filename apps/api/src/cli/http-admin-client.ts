@@ -1,5 +1,5 @@
 import { DEFAULT_SANDBOX_ID } from '@app/common';
-import type { ClockResponseDto, JournalPageDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
+import type { ClockResponseDto, IssuedCertificateDto, JournalPageDto, SandboxCreatedDto, SandboxDto, SandboxListDto, SeedResultDto, UserListDto, UserResponseDto } from '@app/sandbox';
 import type { AccountDto } from '@app/savings';
 import { type AdminClient, AdminRequestFailed, describeFixture, type JournalQuery, type ProgressReporter } from './admin-client';
 
@@ -64,6 +64,10 @@ export class HttpAdminClient implements AdminClient {
 
   listRequests(query: JournalQuery): Promise<JournalPageDto> {
     return this.call<JournalPageDto>('GET', `${this.prefix}/admin/requests${queryString(query)}`);
+  }
+
+  issueCertificate(body: Record<string, unknown>): Promise<IssuedCertificateDto> {
+    return this.call<IssuedCertificateDto>('POST', `${this.prefix}/sandbox/certificates`, body);
   }
 
   createSandbox(body: Record<string, unknown>): Promise<SandboxCreatedDto> {

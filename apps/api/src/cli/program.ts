@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { addTransportOptions } from './admin-transport';
-import { certCommand } from './cert.command';
+import { addTransportOptions, type TransportOptions } from './admin-transport';
+import { type CertOptions, certCommand } from './cert.command';
 import type { CliIo } from './cli-io';
 import { type ClockOutputOptions, clockCommands } from './clock.command';
 import { requestsCommands, type TailRequestsOptions } from './requests.command';
@@ -60,22 +60,29 @@ Examples:
       exitCode = await seedCommand(file, options, io);
     });
 
-  program
-    .command('cert')
-    .description('Mint a PSD2 test certificate offline; prints the X-PSD2-CLIENT-TEST-CERT value (Base64 DER)')
-    .option('--roles <roles>', 'comma-separated PSD2 roles: PSP_AI, PSP_PI (may be empty)', 'PSP_AI,PSP_PI')
-    .option('--organization-id <id>', 'organizationIdentifier of the TPP', 'PSDSE-SANDBOX-00000001')
-    .option('--pem', 'print PEM instead of Base64 DER')
-    .option('--out <file>', 'write to a file instead of standard output')
+  addTransportOptions(
+    program
+      .command('cert')
+      .description('Mint a PSD2 test certificate offline; prints the X-PSD2-CLIENT-TEST-CERT value (Base64 DER)')
+      .option('--roles <roles>', 'comma-separated PSD2 roles: PSP_AI, PSP_PI (may be empty)', 'PSP_AI,PSP_PI')
+      .option('--organization-id <id>', 'organizationIdentifier of the TPP', 'PSDSE-SANDBOX-00000001')
+      .option('--pem', 'print PEM instead of Base64 DER')
+      .option('--out <file>', 'write to a file instead of standard output')
+      .option('--pem-dir <dir>', 'strict mode (contract §16): issue a client certificate of the sandbox CA into this folder (cert.pem, key.pem, ca.pem, cert.p12); prints its serial')
+      .option('--not-before <iso-time>', 'with --pem-dir: valid from (default: the sandbox clock\'s now minus an hour)')
+      .option('--not-after <iso-time>', 'with --pem-dir: valid until (default: a year after the sandbox clock\'s now)'),
+  )
     .addHelpText(
       'after',
       `
 Examples:
   npm run cli -- cert --roles PSP_AI,PSP_PI --organization-id PSDSE-FINA-12345
   npm run cli -- cert --roles PSP_AI --pem --out tpp.pem
-  CERT=$(npm run -s cli -- cert --roles PSP_AI,PSP_PI)     # then -H "X-PSD2-CLIENT-TEST-CERT: $CERT"`,
+  CERT=$(npm run -s cli -- cert --roles PSP_AI,PSP_PI)     # then -H "X-PSD2-CLIENT-TEST-CERT: $CERT"
+  npm run cli -- cert --roles PSP_AI --organization-id PSDSE-FINA-12345 --pem-dir ./tpp   # strict mode: curl --cert tpp/cert.pem --key tpp/key.pem --cacert tpp/ca.pem
+${TRANSPORT_HELP}`,
     )
-    .action(async (options: { roles: string; organizationId: string; pem?: boolean; out?: string }) => {
+    .action(async (options: CertOptions & TransportOptions) => {
       exitCode = await certCommand(options, io);
     });
 

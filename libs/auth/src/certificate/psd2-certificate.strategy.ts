@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, type PrincipalOf, RequestCaller, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
-import { tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
+import { AccessStrategyRegistry, type AccessStrategy, isMutualTls, type PrincipalOf, RequestCaller, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
+import { type Psd2Certificate, SandboxCertificateAuthority, tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
 import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
 
@@ -10,7 +10,9 @@ export const CERTIFICATE_HEADER = 'x-psd2-client-test-cert';
 
 /**
  * `X-PSD2-CLIENT-TEST-CERT`: parsed (not validated: sandbox), the TPP found or registered on first
- * use, the roles attached. Missing or unreadable → 401.
+ * use, the roles attached. Missing or unreadable → 401. On the strict-mode TLS port the client
+ * certificate of the handshake takes its place, validated by the sandbox CA (contract §16); a header
+ * sent there must be the same certificate.
  */
 @Injectable()
 export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
@@ -25,6 +27,7 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   constructor(
     private readonly tpps: TppRegistry,
     private readonly registry: AccessStrategyRegistry,
+    private readonly authority: SandboxCertificateAuthority,
     clock: SandboxClock,
   ) {
     this.known = new SandboxCache(clock);
@@ -39,20 +42,33 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   }
 
   async identify(request: Request): Promise<Psd2Client> {
+    const certificate = isMutualTls(request) ? await this.handshakeCertificate(request) : this.headerCertificate(request);
+    // The journal's caller from here on, whatever is refused next (contract §14).
+    RequestCaller.identify(request, { kind: 'tpp', id: tppIdentifier(certificate) });
+    return { tpp: await this.tppOf(certificate), roles: certificate.roles };
+  }
+
+  /** Strict mode (contract §16): the validated TLS client certificate; a header beside it must name the same one. */
+  private async handshakeCertificate(request: Request): Promise<Psd2Certificate> {
+    const certificate = await this.authority.require(request);
+    const header = request.headers[CERTIFICATE_HEADER];
+    if (typeof header === 'string' && header.trim() !== '' && this.headerCertificate(request).fingerprint !== certificate.fingerprint) {
+      throw new Unauthorized('X-PSD2-CLIENT-TEST-CERT is not the certificate of the TLS handshake: on the TLS port leave the header out, or send the same certificate.');
+    }
+    return certificate;
+  }
+
+  private headerCertificate(request: Request): Psd2Certificate {
     const header = request.headers[CERTIFICATE_HEADER];
     if (typeof header !== 'string' || header.trim() === '') {
       throw new Unauthorized('The X-PSD2-CLIENT-TEST-CERT header is missing (Base64 of the TPP\'s test certificate).');
     }
-    let certificate;
     try {
-      certificate = this.certificates.read(header);
+      return this.certificates.read(header);
     } catch (error) {
       if (!(error instanceof UnreadableCertificate)) throw error;
       throw new Unauthorized(`X-PSD2-CLIENT-TEST-CERT: ${error.message}.`);
     }
-    // The journal's caller from here on, whatever is refused next (contract §14).
-    RequestCaller.identify(request, { kind: 'tpp', id: tppIdentifier(certificate) });
-    return { tpp: await this.tppOf(certificate), roles: certificate.roles };
   }
 
   private async tppOf(certificate: { organizationId: string | null; fingerprint: string }): Promise<TppRef> {

@@ -8,7 +8,7 @@ import type { Psd2Client } from './psd2-client';
 export const CERTIFICATE_HEADER_DOC = {
   name: 'X-PSD2-CLIENT-TEST-CERT',
   required: true,
-  description: 'Base64 of the TPP\'s test certificate (DER, or PEM text); GET /sandbox/test-certificate mints one',
+  description: 'Base64 of the TPP\'s test certificate (DER, or PEM text); GET /sandbox/test-certificate mints one. On the strict-mode TLS port the client certificate of the handshake replaces it; sent there, it must be that same certificate (contract §16)',
 };
 
 /**

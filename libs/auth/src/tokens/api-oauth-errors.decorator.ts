@@ -32,7 +32,7 @@ export function ApiOAuthErrors() {
     }),
     ApiResponse({
       status: 401,
-      description: 'invalid_client: missing or unreadable credentials',
+      description: 'invalid_client: missing or unreadable credentials; on the strict-mode TLS port also no client certificate, or one that is not the sandbox CA\'s, not yet valid, expired or revoked (contract §2, §16; bank §7.1 case 1)',
       content: { 'application/json': { schema, example: { error: 'invalid_client', error_description: 'The X-PSD2-CLIENT-TEST-CERT header is missing' } } },
     }),
     ApiResponse({

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Unauthorized } from '../errors/domain-error';
-import { ACCESS_POLICY, AccessPolicy } from './access.decorators';
+import { ACCESS_POLICY, AccessPolicy, ADMIN_STRATEGY } from './access.decorators';
+import { isMutualTls } from './mutual-tls';
 import { RequestWithPrincipal } from './access-strategy';
 import { AccessStrategyRegistry } from './access-strategy.registry';
 
@@ -26,6 +27,9 @@ export class AccessGuard implements CanActivate {
     }
     if (policy.strategy === 'public') return true;
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    // Strict mode (contract §16): on the TLS port every credentialed route but the admin API needs a
+    // valid client certificate first, whatever else it reads (PSD2 certificate, partner key, …).
+    if (policy.strategy !== ADMIN_STRATEGY && isMutualTls(request)) await this.strategies.clientCertificateGate().require(request);
     const options = 'options' in policy ? policy.options : undefined;
     request.principal = await this.strategies.get(policy.strategy).authenticate(context, options);
     return true;

@@ -36,6 +36,10 @@ describe('configuration (issue 2: validated once at boot)', () => {
       journal: true,
       journalMaxEntries: 1000,
       journalDays: 7,
+      tlsPort: undefined,
+      tlsCert: undefined,
+      tlsKey: undefined,
+      tlsHostnames: [],
     });
   });
 
@@ -62,6 +66,10 @@ describe('configuration (issue 2: validated once at boot)', () => {
       JOURNAL: 'off',
       JOURNAL_MAX_ENTRIES: '50',
       JOURNAL_DAYS: '2',
+      TLS_PORT: '8443',
+      TLS_CERT: '/etc/sandbox/server.pem',
+      TLS_KEY: '/etc/sandbox/server.key',
+      TLS_HOSTNAMES: 'sandbox.example.com, 10.0.0.5',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -84,6 +92,10 @@ describe('configuration (issue 2: validated once at boot)', () => {
       journal: false,
       journalMaxEntries: 50,
       journalDays: 2,
+      tlsPort: 8443,
+      tlsCert: '/etc/sandbox/server.pem',
+      tlsKey: '/etc/sandbox/server.key',
+      tlsHostnames: ['sandbox.example.com', '10.0.0.5'],
     });
   });
 
@@ -119,12 +131,20 @@ describe('configuration (issue 2: validated once at boot)', () => {
     ['JOURNAL_MAX_ENTRIES', 'lots'],
     ['JOURNAL_DAYS', '0'],
     ['JOURNAL_DAYS', '1.5'],
+    ['TLS_PORT', 'https'],
+    ['TLS_PORT', '70000'],
+    ['TLS_HOSTNAMES', 'a host, with spaces'],
   ])('stops start-up on %s=%p with a message that names it', (name, value) => {
     expect(problemsOf({ [name]: value })).toContain(name);
   });
 
   it('stops start-up when job leases would be renewed less than twice per lease (contract §6)', () => {
     expect(problemsOf({ JOB_LEASE_MS: '4000', JOB_LEASE_RENEW_MS: '3000' })).toContain('JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS');
+  });
+
+  it('stops start-up on TLS_CERT without TLS_KEY, or the reverse (contract §16)', () => {
+    expect(problemsOf({ TLS_CERT: '/etc/server.pem' })).toContain('TLS_CERT and TLS_KEY go together');
+    expect(problemsOf({ TLS_KEY: '/etc/server.key' })).toContain('TLS_CERT and TLS_KEY go together');
   });
 
   it('names every bad variable at once and never echoes a key', () => {

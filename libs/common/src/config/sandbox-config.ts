@@ -30,6 +30,31 @@ export class SandboxEnvironment {
   @Max(65535, { message: 'PORT must be an integer between 0 and 65535' })
   PORT: number = 3000;
 
+  // Strict mode (contract §16): the HTTPS listener with client certificates; unset, it is off.
+  @Transform((params) => toInteger({ value: blankToUndefined(params) }))
+  @IsOptional()
+  @IsInt({ message: 'TLS_PORT must be an integer between 0 and 65535' })
+  @Min(0, { message: 'TLS_PORT must be an integer between 0 and 65535' })
+  @Max(65535, { message: 'TLS_PORT must be an integer between 0 and 65535' })
+  TLS_PORT?: number;
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'TLS_CERT must be the path of a PEM certificate file' })
+  TLS_CERT?: string;
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'TLS_KEY must be the path of a PEM private key file' })
+  TLS_KEY?: string;
+
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z0-9.:-]+(\s*,\s*[A-Za-z0-9.:-]+)*\s*$/, { message: 'TLS_HOSTNAMES must be a comma-separated list of host names or IP addresses' })
+  TLS_HOSTNAMES?: string;
+
   @Transform(blankToUndefined)
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
@@ -137,7 +162,9 @@ export class InvalidConfiguration extends Error {
   }
 }
 
-const KNOWN = new Set(Object.keys(new SandboxEnvironment()).concat(['DATABASE_URL', 'ADMIN_API_KEY', 'DEMO_PARTNER_KEY']));
+const KNOWN = new Set(
+  Object.keys(new SandboxEnvironment()).concat(['DATABASE_URL', 'ADMIN_API_KEY', 'DEMO_PARTNER_KEY', 'TLS_PORT', 'TLS_CERT', 'TLS_KEY', 'TLS_HOSTNAMES']),
+);
 
 /** Validates the environment; throws InvalidConfiguration naming every bad variable. */
 export function validateEnvironment(raw: Record<string, unknown>): SandboxEnvironment {
@@ -152,6 +179,9 @@ export function validateEnvironment(raw: Record<string, unknown>): SandboxEnviro
   // Renewals must come several times within a lease, or one slow round trip loses it.
   if (!problems.some((p) => p.startsWith('JOB_LEASE')) && env.JOB_LEASE_RENEW_MS * 2 > env.JOB_LEASE_MS) {
     problems.push(`JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS (got ${env.JOB_LEASE_RENEW_MS} and ${env.JOB_LEASE_MS})`);
+  }
+  if ((env.TLS_CERT === undefined) !== (env.TLS_KEY === undefined)) {
+    problems.push('TLS_CERT and TLS_KEY go together: give both (the server certificate and its key) or neither (one issued by the sandbox CA)');
   }
   if (problems.length > 0) throw new InvalidConfiguration(problems);
   return env;
@@ -194,6 +224,13 @@ export class SandboxConfig {
   /** Journal entries kept per sandbox, and for how many real days at most. */
   readonly journalMaxEntries: number;
   readonly journalDays: number;
+  /** Strict mode's HTTPS listener (contract §16); undefined: off. */
+  readonly tlsPort: number | undefined;
+  /** PEM files of the TLS server certificate and key; unset: one issued at start by the sandbox CA. */
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
+  /** Names the issued server certificate covers besides localhost and 127.0.0.1. */
+  readonly tlsHostnames: string[];
 
   constructor(env: SandboxEnvironment) {
     this.port = env.PORT;
@@ -217,6 +254,10 @@ export class SandboxConfig {
     this.journal = env.JOURNAL;
     this.journalMaxEntries = env.JOURNAL_MAX_ENTRIES;
     this.journalDays = env.JOURNAL_DAYS;
+    this.tlsPort = env.TLS_PORT;
+    this.tlsCert = env.TLS_CERT;
+    this.tlsKey = env.TLS_KEY;
+    this.tlsHostnames = (env.TLS_HOSTNAMES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   }
 
   get embeddedInMemory(): boolean {

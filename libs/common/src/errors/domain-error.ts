@@ -44,6 +44,10 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_KEY_REUSED: 'unprocessable',
   /** An Idempotency-Key sent again while its first request still runs (contract §15). */
   IDEMPOTENCY_KEY_IN_USE: 'conflict',
+  /** Strict mode (contract §16): the client certificate is not the sandbox CA's, not yet valid, expired or revoked. */
+  CERTIFICATE_INVALID: 'unauthorized',
+  /** Strict mode (contract §16): a route that needs a client certificate, called over TLS without one. */
+  CERTIFICATE_REQUIRED: 'unauthorized',
   INTERNAL_ERROR: 'internal',
 } as const satisfies Record<string, DomainErrorKind>;
 
@@ -95,6 +99,17 @@ export class Unauthorized extends DomainError {
     super('UNAUTHORIZED', message, {
       'WWW-Authenticate': options.bearerRefused ? `${BEARER_CHALLENGE}, error="invalid_token"` : BEARER_CHALLENGE,
     });
+  }
+}
+
+/**
+ * Strict mode's 401s (contract §16): the TLS client certificate is missing or not valid. Like every
+ * 401 they carry the challenge (contract §2); the PSD2 token endpoint drops it, as for its other
+ * invalid_client answers.
+ */
+export class CertificateRefused extends DomainError {
+  constructor(code: 'CERTIFICATE_INVALID' | 'CERTIFICATE_REQUIRED', message: string) {
+    super(code, message, { 'WWW-Authenticate': BEARER_CHALLENGE });
   }
 }
 

@@ -18,6 +18,7 @@ const OUTSIDE_SANDBOX_DB: Record<string, string> = {
   'libs/common/src/jobs/job-lease.repository.ts': 'job_lease guards processes, not a sandbox',
   'libs/common/src/sandbox/sandbox-changes.ts': 'the change log of what instances cache about sandboxes: the service\'s, across sandboxes',
   'libs/common/src/jobs/jobs-db.ts': "the scheduled passes' search for due work across sandboxes (contract §13 Time and jobs)",
+  'libs/directory/src/certificates/sandbox-ca.repository.ts': "strict mode's one CA and the serials it issued: the service's, shared by every sandbox (contract §16)",
   'libs/common/src/journal/journal-store.ts': "the journal's batches and retention span every sandbox (each row still names its sandbox_id)",
   'libs/common/src/idempotency/idempotency.store.ts':
     "Idempotency-Key records of a sandbox or of the service itself (POST /sandboxes: sandbox_id null); every statement on one record names its sandbox_id, the expiry job spans every sandbox",

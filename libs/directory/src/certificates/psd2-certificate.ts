@@ -95,7 +95,11 @@ class QcStatements extends AsnArray<QcStatement> {}
  * Synchronous, since it runs on every request. Neither dates nor chain are checked (sandbox).
  */
 export function readPsd2Certificate(headerValue: string): Psd2Certificate {
-  const der = certificateDer(decodeBase64(headerValue.trim(), 'The certificate'));
+  return readPsd2CertificateDer(certificateDer(decodeBase64(headerValue.trim(), 'The certificate')));
+}
+
+/** The same reading of a DER certificate (a TLS peer's, contract §16). */
+export function readPsd2CertificateDer(der: Buffer): Psd2Certificate {
   const certificate = parseCertificate(der);
   return {
     organizationId: organizationIdOf(certificate),
@@ -114,7 +118,7 @@ export async function issueTestCertificate(o: IssueTestCertificateOptions): Prom
       notBefore: addUtcDays(o.now, -1), // a day of slack for callers whose clock runs behind
       notAfter: addUtcYears(o.now, 20), // long validity: a test certificate should never expire in use
       signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
-      extensions: [new x509.Extension(QC_STATEMENTS_OID, false, qcStatementsDer(o.roles))],
+      extensions: [qcStatementsExtension(o.roles)],
     },
     // Passed explicitly rather than through x509.cryptoProvider.set(): no process-wide state to mutate.
     webcrypto,
@@ -130,7 +134,7 @@ function testCertificateKeys(): Promise<webcrypto.CryptoKeyPair> {
   return keyPair;
 }
 
-function testCertificateName(organizationId: string): x509.Name {
+export function testCertificateName(organizationId: string, commonName = organizationId): x509.Name {
   // String types are spelled out: given a plain string, @peculiar/x509 picks PrintableString
   // whenever the text allows it, but organizationIdentifier is UTF8String in practice (openssl,
   // the QTSPs), and DirectoryStrings should be UTF8String (RFC 5280); countryName is PrintableString.
@@ -138,10 +142,15 @@ function testCertificateName(organizationId: string): x509.Name {
     { C: [{ printableString: 'SE' }] },
     { O: [{ utf8String: 'Sandbox Test TPP' }] },
     { [ORGANIZATION_IDENTIFIER_OID]: [{ utf8String: organizationId }] },
-    { CN: [{ utf8String: organizationId }] },
+    { CN: [{ utf8String: commonName }] },
   ]);
 }
 
+export function qcStatementsExtension(roles: readonly Psd2Role[]): x509.Extension {
+  return new x509.Extension(QC_STATEMENTS_OID, false, qcStatementsDer(roles));
+}
+
+/** The qcStatements extension's value: QcCompliance and the PSD2 statement with exactly `roles`. */
 function qcStatementsDer(roles: readonly Psd2Role[]): ArrayBuffer {
   const psd2QcType = new Psd2QcType();
   psd2QcType.rolesOfPsp = new RolesOfPsp(roles.map((role) => Object.assign(new RoleOfPsp(), { roleOfPspOid: ROLE_OIDS[role], roleOfPspName: role })));

@@ -62,7 +62,7 @@ export class EffectiveRateDto {
 @PartnerAuth()
 @ApiProblems(
   { status: 400, description: 'A missing or malformed query parameter (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
 )
 @Controller(['api/interest-rates/2.0', 'partner/api/interest-rates/2.0'])
 export class InterestRateController {

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Access, AccessStrategyRegistry, type AccessStrategy, type JournalCaller, principalOf, type PrincipalOf, RequestCaller } from '@app/common';
+import { Access, AccessStrategyRegistry, type AccessStrategy, isMutualTls, type JournalCaller, principalOf, type PrincipalOf, RequestCaller } from '@app/common';
 import { PARTNER_STRATEGY } from '@app/directory';
 
 export const JOURNAL_READER_STRATEGY = 'journal-reader';
@@ -32,7 +32,9 @@ export class JournalReaderStrategy implements AccessStrategy, OnModuleInit {
 
   async authenticate(context: ExecutionContext): Promise<PrincipalOf<'journal-reader'>> {
     const request = context.switchToHttp().getRequest<Request>();
-    if (request.headers[CERTIFICATE_HEADER] !== undefined) await this.registry.get(PSD2_CERTIFICATE_STRATEGY).authenticate(context);
+    // On the strict-mode TLS port the handshake's certificate names the TPP; a partner sends its key (contract §16).
+    const tpp = request.headers[CERTIFICATE_HEADER] !== undefined || (isMutualTls(request) && request.headers.authorization === undefined);
+    if (tpp) await this.registry.get(PSD2_CERTIFICATE_STRATEGY).authenticate(context);
     else await this.registry.get(PARTNER_STRATEGY).authenticate(context, { keyOnly: true });
     return { kind: 'journal-reader', caller: RequestCaller.of(request) };
   }

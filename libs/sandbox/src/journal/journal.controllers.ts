@@ -38,7 +38,7 @@ export class AdminRequestsController {
 
 @ApiInterface(API_TAG.sandbox)
 @JournalReader()
-@ApiProblems({ status: 401, description: 'Neither a readable X-PSD2-CLIENT-TEST-CERT nor a known partner key (Authorization: Bearer)' })
+@ApiProblems({ status: 401, description: 'Neither a readable X-PSD2-CLIENT-TEST-CERT nor a known partner key (Authorization: Bearer); on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' })
 @Controller('sandbox/requests')
 export class SandboxRequestsController {
   constructor(private readonly journal: JournalService) {}

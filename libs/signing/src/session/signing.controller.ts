@@ -13,7 +13,7 @@ const IN_PROGRESS = {
 };
 const SIGNING_PROBLEMS = [
   { status: 400, description: 'A missing or malformed field, e.g. participant_id not a UUID (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   { status: 404, description: 'No participant with this id of this partner' },
   413,
 ];
