@@ -1,53 +1,154 @@
 #!/usr/bin/env node
-// npm run bench: the hot paths of the built service under load (autocannon), each beside a bare
-// route of the same app, on the embedded database (in memory) or the server named by DATABASE_URL.
+// npm run bench: the hot paths of the built service under load (autocannon), each against the
+// performance ceiling of the stack (../shared/bench/ceiling.cjs: a bare NestJS route, and the same
+// route doing one indexed read over a pg pool of 10), started beside the service on the same machine
+// and loaded in alternating rounds with the same connections and duration (issue 19).
+// On the embedded database (in memory) or the PostgreSQL server named by DATABASE_URL (each service
+// and the ceiling in a scratch database of their own there, dropped at the end).
 // A script, not a timed test: read the numbers.
-// usage: npm run bench -- [--seconds 10] [--connections 50] [--sandboxes N] [--journal both|on|off]
+// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off] [--scale]
+// --rounds N: N rounds of the service and N of the ceiling, alternating, per scenario.
 // --sandboxes N: N sandboxes exist (the default one and N-1 created through POST /sandboxes, contract
 // §13) and every measured call goes to the last one created, under its /sandboxes/{id} prefix.
 // --journal: the service runs with the request journal on (JOURNAL=on, contract §14) or off; both
 // (the default) measures every path with it on, then starts the service again with it off for the
 // AIS read and the status poll and prints the difference the journal makes to their throughput.
+// --scale (needs DATABASE_URL): in a scratch database on that server, each hot path's latency on
+// the empty database, then again after seeding 1 M access tokens, eid orders, transfers and journal
+// entries and 10 000 sandboxes with set-based SQL.
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 
-const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
+const argv = process.argv.slice(2);
+const args = {};
+for (let i = 0; i < argv.length; i++) {
+  if (!argv[i].startsWith('--')) continue;
+  const next = argv[i + 1];
+  if (next !== undefined && !next.startsWith('--')) args[argv[i++].slice(2)] = next;
+  else args[argv[i].slice(2)] = true;
+}
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 50);
+const ROUNDS = Number(args.rounds ?? 3);
 const SANDBOXES = Number(args.sandboxes ?? 1);
 const JOURNAL = args.journal ?? 'both';
+const SCALE = args.scale === true;
+const SERVER = process.env.DATABASE_URL;
 if (!['both', 'on', 'off'].includes(JOURNAL)) {
   console.error(`--journal must be both, on or off (got ${JOURNAL})`);
   process.exit(2);
 }
+if (SCALE && !SERVER) {
+  console.error('--scale seeds a PostgreSQL server: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres); the embedded database is not measured at scale.');
+  process.exit(2);
+}
+const CEILING_SCRIPT = resolve(process.env.BENCH_CEILING ?? '../shared/bench/ceiling.cjs');
+if (!existsSync(CEILING_SCRIPT)) {
+  console.error(`the ceiling ${CEILING_SCRIPT} is missing (set BENCH_CEILING to its path)`);
+  process.exit(2);
+}
+
+// Targets of issue 19 (PostgreSQL server, 50 connections).
+const TARGET_P99_MS = 50;
+const TARGET_RSS_MB = 250;
+const TARGET_SCALE = 1.2;
 
 const AIS_READ = 'GET /v2/accounts (bearer token, two accounts)';
 const STATUS_POLL = 'POST /psd2/auth/3.0/status (PENDING order)';
+const TOKEN_ISSUE = 'POST /psd2/auth/1.0/token (non-authenticated)';
 
-/** Starts the built service with the journal on or off, prepares the measured sandbox and returns what a run needs. */
-async function startService(journal) {
-  const port = await new Promise((resolve) => {
+const freePort = () =>
+  new Promise((done) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      server.close(() => resolve(port));
+      server.close(() => done(port));
     });
   });
+
+async function waitFor(url, what) {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    if (i > 240) throw new Error(`${what} did not answer ${url}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A database on the server of DATABASE_URL: created now, dropped by the returned function. */
+async function scratchDatabase(name) {
+  const maintenance = new URL(SERVER);
+  maintenance.pathname = '/postgres';
+  const run = async (sql) => {
+    const client = new pg.Client({ connectionString: maintenance.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Starts a child process and returns its pid and a stop that waits for its exit. */
+function startProcess(command, env) {
+  const child = spawn(process.execPath, command, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const kill = () => child.kill('SIGTERM');
+  process.on('exit', kill);
+  const exited = new Promise((done) => child.on('exit', done));
+  return {
+    pid: child.pid,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      process.removeListener('exit', kill);
+    },
+  };
+}
+
+/** The ceiling beside the service: /ping, /poll and, with a database, /ping-db, /poll-db. */
+async function startCeiling(databaseUrl) {
+  const port = await freePort();
+  const env = { ...process.env, NODE_PATH: resolve('node_modules'), PORT: String(port) };
+  if (databaseUrl) env.CEILING_PG = databaseUrl;
+  else delete env.CEILING_PG;
+  const child = startProcess([CEILING_SCRIPT], env);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/ping`, 'the ceiling');
+  return { ...child, base, withDb: Boolean(databaseUrl) };
+}
+
+/** Luhn check digit over YYMMDDNNN (a valid personal number). */
+function personalNumber(year, mmdd, nnn) {
+  const nine = `${String(year).slice(2)}${mmdd}${String(nnn).padStart(3, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    let d = Number(nine[i]) * (i % 2 === 0 ? 2 : 1);
+    if (d > 9) d -= 9;
+    sum += d;
+  }
+  return `${year}${mmdd}${String(nnn).padStart(3, '0')}${(10 - (sum % 10)) % 10}`;
+}
+
+/** Starts the built service with the journal on or off, prepares the measured sandbox and returns what a run needs. */
+async function startService(journal, databaseUrl) {
+  const port = await freePort();
   const adminKey = randomBytes(16).toString('hex');
   const base = `http://127.0.0.1:${port}`;
-  const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], {
-    env: { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'off', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0', JOURNAL: journal },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const killService = () => service.kill('SIGTERM');
-  process.on('exit', killService);
-  const stopped = new Promise((resolve) => service.on('exit', resolve));
-  const stop = async () => {
-    service.kill('SIGTERM');
-    await stopped;
-    process.removeListener('exit', killService);
-  };
+  const env = { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'off', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0', JOURNAL: journal };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const service = startProcess([...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], env);
 
   async function call(method, path, { headers = {}, json, form } = {}) {
     const res = await fetch(`${base}${path}`, {
@@ -60,19 +161,12 @@ async function startService(journal) {
     return text ? JSON.parse(text) : undefined;
   }
 
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (i > 240) throw new Error('the service did not become healthy');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitFor(`${base}/health`, 'the service');
 
   const admin = { authorization: `Bearer ${adminKey}` };
   // The measured sandbox: the default one, or the last of SANDBOXES - 1 created (a few at a time).
   let prefix = '';
+  let sandboxId = 'default';
   if (SANDBOXES > 1) {
     const created = [];
     const started = performance.now();
@@ -84,7 +178,8 @@ async function startService(journal) {
       }
     };
     await Promise.all(Array.from({ length: 8 }, createSome));
-    prefix = `/sandboxes/${created.at(-1)}`;
+    sandboxId = created.at(-1);
+    prefix = `/sandboxes/${sandboxId}`;
     console.log(`${SANDBOXES - 1} sandboxes created in ${((performance.now() - started) / 1000).toFixed(1)} s; measuring ${prefix}`);
     const timed = performance.now();
     await call('POST', '/sandboxes', { headers: admin, json: { name: 'bench with demo set' } });
@@ -96,6 +191,12 @@ async function startService(journal) {
   const tokenUser = '198507099805';
   await call('PUT', `${prefix}/admin/users/${pollUser}`, { headers: admin, json: { name: 'Bench Poll', kyc_completed: true, eid_behaviour: 'NO_RESPONSE' } });
   await call('PUT', `${prefix}/admin/users/${tokenUser}`, { headers: admin, json: { name: 'Bench Token', kyc_completed: true } });
+  // AUTO_COMPLETE users whose authorize flows make the refresh tokens (one open order per person, so several people in parallel).
+  const refreshUsers = Array.from({ length: 8 }, (_, i) => personalNumber(1970 + i, '0312', 100 + i));
+  for (const user of refreshUsers) {
+    await call('PUT', `${prefix}/admin/users/${user}`, { headers: admin, json: { name: 'Bench Refresh', kyc_completed: true, eid_behaviour: 'AUTO_COMPLETE' } });
+    await call('POST', `${prefix}/admin/users/${user}/accounts`, { headers: admin, json: { name: 'Konto', currency: 'SEK', balance: 1000 } });
+  }
   const { certificate } = await call('GET', `${prefix}/sandbox/test-certificate?roles=PSP_AI,PSP_PI&organization_id=PSDSE-BENCH-${randomInt(1e6)}`);
   const psd2 = { 'x-psd2-client-test-cert': certificate, 'psu-ip-address': '192.0.2.10' };
   const accounts = [];
@@ -118,27 +219,138 @@ async function startService(journal) {
     json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS,PIS' },
   });
 
-  const paths = [
-    [AIS_READ, { path: '/v2/accounts', method: 'GET', headers: { ...psd2, authorization: `Bearer ${access_token}` } }, null],
-    [
-      'POST /signing/1.0/collect (PENDING signing)',
-      { path: '/signing/1.0/collect', method: 'POST', headers: { ...partnerHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ participant_id: participantId }) },
-      null,
-    ],
-    [STATUS_POLL, { path: '/psd2/auth/3.0/status', method: 'POST', headers: { ...psd2, 'content-type': 'application/json' }, body: JSON.stringify({ pending_code }) }, 0.5],
-    [
-      'POST /psd2/auth/1.0/token (non-authenticated)',
-      { path: '/psd2/auth/1.0/token', method: 'POST', headers: { ...psd2, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=non_authenticated_token&user_id=${tokenUser}` },
-      0.3,
-    ],
-  ];
+  /** Refresh tokens through the authorize flow (start, one status call completes an AUTO_COMPLETE user, exchange), `count` of them. */
+  async function refreshTokens(count) {
+    const tokens = [];
+    await Promise.all(
+      refreshUsers.map(async (user) => {
+        while (tokens.length < count) {
+          const started = await call('POST', `${prefix}/psd2/auth/3.0/authorize`, {
+            headers: { ...psd2, 'x-sandbox-user': user },
+            json: { end_user_ip: '192.0.2.10', start_mode: 'AUTO_START', scopes: 'AIS' },
+          });
+          const status = await call('POST', `${prefix}/psd2/auth/3.0/status`, { headers: psd2, json: { pending_code: started.pending_code } });
+          if (status.eid_auth_status !== 'COMPLETE') throw new Error(`an AUTO_COMPLETE authorize answered ${JSON.stringify(status)}`);
+          const granted = await call('POST', `${prefix}/psd2/auth/1.0/token`, { headers: psd2, form: { grant_type: 'pending_authorization_code', pending_code: started.pending_code } });
+          tokens.push(granted.refresh_token);
+        }
+      }),
+    );
+    return tokens;
+  }
+
   const transfer = {
     path: `/v3/accounts/${accounts[0]}/transfers`,
     method: 'POST',
     headers: { ...psd2, authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ amount: 1, currency: 'SEK', transfer_date: '2026-11-30', recipient_account_number: '5050-1055', recipient_name: 'Bench' }),
   };
-  return { base, prefix, paths, transfer, stop };
+  const refresh = {
+    path: '/psd2/auth/1.0/token',
+    method: 'POST',
+    headers: { ...psd2, 'content-type': 'application/x-www-form-urlencoded' },
+  };
+  // title, request, the ceiling route it is held against and the target ratio to it.
+  const scenarios = [
+    { title: AIS_READ, request: { path: '/v2/accounts', method: 'GET', headers: { ...psd2, authorization: `Bearer ${access_token}` } }, target: 0.8 },
+    {
+      title: 'POST /signing/1.0/collect (PENDING signing)',
+      request: { path: '/signing/1.0/collect', method: 'POST', headers: { ...partnerHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ participant_id: participantId }) },
+      target: 0.8,
+    },
+    { title: STATUS_POLL, request: { path: '/psd2/auth/3.0/status', method: 'POST', headers: { ...psd2, 'content-type': 'application/json' }, body: JSON.stringify({ pending_code }) }, target: 0.8 },
+    {
+      title: TOKEN_ISSUE,
+      request: { path: '/psd2/auth/1.0/token', method: 'POST', headers: { ...psd2, 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=non_authenticated_token&user_id=${tokenUser}` },
+      target: 0.6,
+    },
+    { title: 'POST /psd2/auth/1.0/token (refresh_token grant)', request: refresh, target: 0.6, refresh: true },
+    { title: 'POST /v3/…/transfers (creation, no Idempotency-Key)', request: transfer, target: 0.6 },
+  ];
+  return { base, prefix, sandboxId, pid: service.pid, scenarios, transfer, refreshTokens, tokenUser, account: accounts[0], stop: service.stop };
+}
+
+async function load(url, request, duration = SECONDS) {
+  const result = await autocannon({ url: `${url}${request.path}`, connections: CONNECTIONS, duration, ...request });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** The mean req/s of the rounds, the worst round's p50 and p99, all errors. */
+const combine = (rounds) => ({
+  rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
+  p50: Math.max(...rounds.map((r) => r.p50)),
+  p99: Math.max(...rounds.map((r) => r.p99)),
+  errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+});
+
+/** VmRSS of a process in MB (Linux), or null. */
+function rssMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const meets = (ok) => (ok ? 'met' : 'NOT met');
+
+/**
+ * The refresh-token grant: a refresh token serves 4 uses a Stockholm day (bank §5.5), so the requests
+ * take the tokens of a pool made through the authorize flow before the run, each token for its 4
+ * allowed uses and no more. The pool is sized from `expectedRps` (the token issue just measured) with
+ * half again as much to spare; should it still run dry, the requests beyond it reuse spent tokens and
+ * count as errors (400 invalid_grant).
+ */
+async function refreshRequest(service, scenario, expectedRps) {
+  const uses = Math.ceil(expectedRps * 1.5 * (SECONDS * ROUNDS + 2));
+  const started = performance.now();
+  const pool = await service.refreshTokens(Math.max(8, Math.ceil(uses / 4)));
+  const made = (performance.now() - started) / 1000;
+  let next = 0;
+  const request = {
+    ...scenario.request,
+    requests: [{ setupRequest: (req) => ({ ...req, body: `grant_type=refresh_token&refresh_token=${pool[Math.floor(next++ / 4) % pool.length]}` }) }],
+  };
+  const note = () =>
+    `refresh tokens: ${pool.length} made through the authorize flow before the run (in ${made.toFixed(0)} s), ` +
+    `each used at most its 4 allowed uses a day; ${next} requests${next > pool.length * 4 ? `, ${next - pool.length * 4} beyond the pool (spent tokens: errors)` : ''}`;
+  return { request, note };
+}
+
+/** Each scenario (those named, or all) against its ceiling route in alternating rounds; req/s and the ratio by title. */
+async function compare(service, ceiling, only) {
+  const results = {};
+  for (const scenario of service.scenarios.filter(({ title }) => !only || only.includes(title))) {
+    let { request } = scenario;
+    let note;
+    if (scenario.refresh) ({ request, note } = await refreshRequest(service, scenario, results[TOKEN_ISSUE]?.rps ?? 500));
+    const route = `${request.method === 'GET' ? '/ping' : '/poll'}${ceiling.withDb ? '-db' : ''}`;
+    const bare = { path: route, method: request.method, ...(request.method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }) };
+    // Warm both first, so neither is measured while the JIT is still compiling it.
+    await load(`${service.base}${service.prefix}`, request, 2);
+    await load(ceiling.base, bare, 2);
+    const own = [];
+    const ceil = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      own.push(await load(`${service.base}${service.prefix}`, request));
+      ceil.push(await load(ceiling.base, bare));
+    }
+    const rss = rssMb(service.pid);
+    const s = combine(own);
+    const c = combine(ceil);
+    const ratio = s.rps / c.rps;
+    console.log(scenario.title);
+    console.log(`  service  ${s.rps.toFixed(0).padStart(7)} req/s   p99 ${String(s.p99).padStart(4)} ms   errors ${s.errors}`);
+    console.log(`  ceiling  ${c.rps.toFixed(0).padStart(7)} req/s   p99 ${String(c.p99).padStart(4)} ms   errors ${c.errors}   (${request.method} ${route})`);
+    console.log(`  ratio ${ratio.toFixed(2)} (target ≥ ${scenario.target}: ${meets(ratio >= scenario.target)})   p99 ${s.p99} ms (target ≤ ${TARGET_P99_MS}: ${meets(s.p99 <= TARGET_P99_MS)})` +
+      `   RSS ${rss === null ? 'unknown' : `${rss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}: ${meets(rss <= TARGET_RSS_MB)})`}`);
+    if (note) console.log(`  ${note()}`);
+    if (!SERVER && rss !== null) console.log('  (the embedded database runs inside the service process: its RSS counts in)');
+    console.log('');
+    results[scenario.title] = { rps: s.rps, ratio };
+  }
+  return results;
 }
 
 /**
@@ -148,62 +360,167 @@ async function startService(journal) {
  */
 async function measureIdempotency(service) {
   const { transfer } = service;
+  const url = `${service.base}${service.prefix}`;
   let keys = 0;
   const freshKey = { ...transfer, requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${process.pid}-${keys++}` } }) }] };
   const replayedKey = { ...transfer, headers: { ...transfer.headers, 'idempotency-key': `bench-replayed-${process.pid}` } };
-  await load(service, 'warm-up', transfer, 2);
-  await load(service, 'warm-up', freshKey, 2);
-  const without = await load(service, 'POST /v3/…/transfers, no Idempotency-Key', transfer);
-  const fresh = await load(service, 'POST /v3/…/transfers, a new key each', freshKey);
-  const replayed = await load(service, 'POST /v3/…/transfers, one key (replays)', replayedKey);
-  for (const result of [without, fresh, replayed]) console.log(line(result));
+  await load(url, transfer, 2);
+  await load(url, freshKey, 2);
+  const line = (title, r) => `${title.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
+  const without = await load(url, transfer);
+  const fresh = await load(url, freshKey);
+  const replayed = await load(url, replayedKey);
+  console.log('Idempotency-Key (contract §15), one round each:');
+  console.log(line('POST /v3/…/transfers, no Idempotency-Key', without));
+  console.log(line('POST /v3/…/transfers, a new key each', fresh));
+  console.log(line('POST /v3/…/transfers, one key (replays)', replayed));
   console.log(`${''.padEnd(46)} ratio new key ${(fresh.rps / without.rps).toFixed(2)}, replay ${(replayed.rps / without.rps).toFixed(2)}\n`);
 }
 
-async function load(service, title, request, duration = SECONDS) {
-  const result = await autocannon({ url: `${service.base}${request.path === '/health' ? '' : service.prefix}${request.path}`, connections: CONNECTIONS, duration, ...request });
-  const errors = result.non2xx + result.errors;
-  return { title, rps: result.requests.average, p99: result.latency.p99, errors };
+const databaseName = () => (SERVER ? `PostgreSQL server (scratch database bench_${process.pid}_journal_…)` : 'embedded PostgreSQL (in memory)');
+
+/** One service with the journal on or off, against the ceiling: the scenarios named (all when absent). */
+async function measure(journal, ceiling, only) {
+  // On the server each service gets a scratch database of its own (a fresh world, as the embedded one is).
+  const scratch = SERVER ? await scratchDatabase(`bench_${process.pid}_journal_${journal}`) : null;
+  try {
+    const service = await startService(journal, scratch?.url);
+    console.log(`journal ${journal}: ${ROUNDS} round(s) of ${SECONDS} s per side, ${CONNECTIONS} connections, ${databaseName()}, ${SANDBOXES} sandbox(es)\n`);
+    const results = await compare(service, ceiling, only);
+    if (!only) await measureIdempotency(service);
+    await service.stop();
+    return results;
+  } finally {
+    await scratch?.drop();
+  }
 }
 
-const line = (r) => `${r.title.padEnd(46)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
-const bare = { path: '/health', method: 'GET' };
-
-/** One service with the journal on or off: the paths named (all when absent), each beside GET /health. req/s and the ratio by title. */
-async function measure(journal, only) {
-  const service = await startService(journal);
-  console.log(`journal ${journal}: ${SECONDS} s per run, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (in memory)'}, ${SANDBOXES} sandbox(es)`);
-  const rps = {};
-  for (const [title, request, target] of service.paths.filter(([title]) => !only || only.includes(title))) {
-    // Warm both paths first, so neither is measured while the JIT is still compiling it.
-    await load(service, 'warm-up', bare, 2);
-    await load(service, 'warm-up', request, 2);
-    const baseline = await load(service, 'GET /health (bare route, one SELECT 1)', bare);
-    const measured = await load(service, title, request);
-    console.log(line(baseline));
-    console.log(line(measured));
-    console.log(`${''.padEnd(46)} ratio ${(measured.rps / baseline.rps).toFixed(2)}${target ? ` (target ≥ ${target})` : ''}\n`);
-    rps[title] = { rps: measured.rps, ratio: measured.rps / baseline.rps };
+/** Seeds the volumes of issue 19 into the service's database with set-based SQL. */
+async function seed(databaseUrl, service) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const timed = async (what, sql, params) => {
+    const started = performance.now();
+    const result = await db.query(sql, params);
+    console.log(`  ${what}: ${result.rowCount ?? ''} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  try {
+    const existing = Number((await db.query('SELECT count(*) AS n FROM sandbox')).rows[0].n);
+    await timed('sandboxes', `INSERT INTO sandbox (id, name) SELECT gen_random_uuid()::text, 'bench seed ' || g FROM generate_series(1, $1) g`, [10000 - existing]);
+    await timed('their clocks', `INSERT INTO sandbox_clock (sandbox_id, sandbox_anchor, real_anchor, frozen)
+       SELECT id, timestamptz '2026-11-24 10:00+01', clock_timestamp(), true FROM sandbox WHERE name LIKE 'bench seed %'`);
+    await timed('their users', `INSERT INTO sandbox_user (sandbox_id, personal_number, name, kyc_completed) SELECT id, '191212121212', 'Seed', true FROM sandbox WHERE name LIKE 'bench seed %'`);
+    await timed('their accounts', `INSERT INTO account (sandbox_id, account_number, owner_personal_number, name, currency, balance)
+       SELECT id, '5050123456', '191212121212', 'Seed', 'SEK', 1000 FROM sandbox WHERE name LIKE 'bench seed %'`);
+    await timed('their TPPs', `INSERT INTO tpp (sandbox_id, identifier) SELECT id, 'PSDSE-SEED' FROM sandbox WHERE name LIKE 'bench seed %'`);
+    // Where rows go: k = 0 is the measured sandbox (a quarter of every table), 1..n the seeded ones.
+    await db.query(`CREATE TEMP TABLE seed_target AS
+       SELECT 0 AS k, $1::text AS sandbox_id, (SELECT id FROM tpp WHERE sandbox_id = $1 ORDER BY created_at LIMIT 1) AS tpp_id, $2::char(12) AS pn, $3::text AS account_number
+       UNION ALL
+       SELECT row_number() OVER (ORDER BY s.id), s.id, t.id, '191212121212', '5050123456' FROM sandbox s JOIN tpp t ON t.sandbox_id = s.id WHERE s.name LIKE 'bench seed %'`,
+      [service.sandboxId, service.tokenUser, service.account]);
+    await db.query('CREATE UNIQUE INDEX ON seed_target (k)');
+    const n = Number((await db.query('SELECT count(*) - 1 AS n FROM seed_target')).rows[0].n);
+    const rows = `FROM generate_series(1, 1000000) g JOIN seed_target t ON t.k = CASE WHEN g % 4 = 0 THEN 0 ELSE 1 + g % ${n} END`;
+    await timed('access tokens', `INSERT INTO psd2_access_token (sandbox_id, token_hash, kind, tpp_id, personal_number, scopes, issued_at, expires_at)
+       SELECT t.sandbox_id, encode(sha256(('bench-seed-' || g)::bytea), 'hex'), 'authenticate', t.tpp_id, t.pn, '{AIS,PIS}',
+              timestamptz '2026-11-24 10:00+01' - (g % 100000) * interval '1 minute', timestamptz '2026-11-24 10:30+01' - (g % 100000) * interval '1 minute' ${rows}`);
+    await timed('eid orders', `INSERT INTO eid_order (id, sandbox_id, kind, channel, personal_number, behaviour, requested_by, status, started_at, app_opened_at, finished_at,
+                              final_reported_at, qr_start_token, qr_start_secret, autostart_token_hash)
+       SELECT gen_random_uuid(), t.sandbox_id, 'authentication', 'app', t.pn, 'AUTO_COMPLETE', 'bench seed', 'COMPLETE', at, at, at + interval '2 seconds',
+              at + interval '2 seconds', gen_random_uuid(), 'seed', encode(sha256(('bench-seed-' || g)::bytea), 'hex')
+         FROM (SELECT g, timestamptz '2026-11-24 09:00+01' - (g % 100000) * interval '1 minute' AS at FROM generate_series(1, 1000000) g) o
+         JOIN seed_target t ON t.k = CASE WHEN g % 4 = 0 THEN 0 ELSE 1 + g % ${n} END`);
+    await timed('transfers', `INSERT INTO transfer (reference_id, sandbox_id, account_number, owner_personal_number, tpp_id, amount, currency, transfer_date,
+                              recipient_account_number, recipient_name, status, created_at, signed_at, executed_at)
+       SELECT gen_random_uuid(), t.sandbox_id, t.account_number, t.pn, t.tpp_id, 1, 'SEK', date '2026-11-23' - (g % 365),
+              '5050-1055', 'Seed', 'EXECUTED', at, at, at
+         FROM (SELECT g, timestamptz '2026-11-23 09:00+01' - (g % 365) * interval '1 day' AS at FROM generate_series(1, 1000000) g) o
+         JOIN seed_target t ON t.k = CASE WHEN g % 4 = 0 THEN 0 ELSE 1 + g % ${n} END`);
+    await timed('journal entries', `INSERT INTO journal_entry (sandbox_id, request_id, arrived_at, at, method, path, status, duration_ms, caller_kind, caller_id, request, response)
+       SELECT t.sandbox_id, 'bench-seed-' || g, now() - (g % 86400) * interval '1 second', timestamptz '2026-11-24 10:00+01', 'GET', '/v2/accounts', 200, 3,
+              'tpp', t.tpp_id::text, '{}', '{}' ${rows}`);
+    await timed('ANALYZE', 'ANALYZE');
+  } finally {
+    await db.end();
   }
-  if (!only) await measureIdempotency(service);
-  await service.stop();
-  return rps;
 }
 
-if (JOURNAL !== 'both') {
-  await measure(JOURNAL);
-} else {
-  const on = await measure('on');
-  const off = await measure('off', [AIS_READ, STATUS_POLL]);
-  // The ratio to GET /health (never journaled) of the same service takes out some of the drift of a
-  // busy machine between the two services; on a quiet machine both differences agree.
-  const percent = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)} %`;
-  console.log('The journal on against off (contract §14: recording must not slow the hot paths; target: less than 10 % slower):');
-  for (const title of [AIS_READ, STATUS_POLL]) {
-    console.log(
-      `${title.padEnd(46)} on ${on[title].rps.toFixed(0).padStart(7)}   off ${off[title].rps.toFixed(0).padStart(7)} req/s   ${percent(on[title].rps, off[title].rps).padStart(8)}` +
-        `   (ratio to /health ${on[title].ratio.toFixed(2)} against ${off[title].ratio.toFixed(2)}: ${percent(on[title].ratio, off[title].ratio)})`,
-    );
+/** --scale: each hot path's latency on the empty database, then after seeding; the ratio. */
+async function measureScale() {
+  const scratch = await scratchDatabase(`bench_scale_${process.pid}`);
+  try {
+    const journal = JOURNAL === 'off' ? 'off' : 'on';
+    const service = await startService(journal, scratch.url);
+    console.log(`--scale: journal ${journal}, ${ROUNDS} round(s) of ${SECONDS} s, ${CONNECTIONS} connections, scratch database bench_scale_${process.pid} on the PostgreSQL server\n`);
+    const phase = async () => {
+      const latency = {};
+      for (const scenario of service.scenarios) {
+        let { request } = scenario;
+        if (scenario.refresh) ({ request } = await refreshRequest(service, scenario, latency[TOKEN_ISSUE]?.rps ?? 500));
+        await load(`${service.base}${service.prefix}`, request, 2);
+        const rounds = [];
+        for (let round = 0; round < ROUNDS; round++) rounds.push(await load(`${service.base}${service.prefix}`, request));
+        latency[scenario.title] = combine(rounds);
+        console.log(`  ${scenario.title}: p50 ${latency[scenario.title].p50} ms, p99 ${latency[scenario.title].p99} ms, errors ${latency[scenario.title].errors}`);
+      }
+      return latency;
+    };
+    console.log('empty database:');
+    const empty = await phase();
+    console.log('seeding (set-based SQL):');
+    const started = performance.now();
+    await seed(scratch.url, service);
+    console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    console.log('seeded database:');
+    const seeded = await phase();
+    console.log('');
+    console.log(`${'Hot path'.padEnd(52)} ${'empty p50/p99'.padStart(14)} ${'seeded p50/p99'.padStart(15)}   p99 ratio (target ≤ ${TARGET_SCALE})`);
+    for (const { title } of service.scenarios) {
+      const e = empty[title];
+      const s = seeded[title];
+      const ratio = s.p99 / e.p99;
+      console.log(`${title.padEnd(52)} ${`${e.p50}/${e.p99} ms`.padStart(14)} ${`${s.p50}/${s.p99} ms`.padStart(15)}   ${ratio.toFixed(2)} (${meets(ratio <= TARGET_SCALE)})` +
+        `${e.errors + s.errors ? `   errors ${e.errors}/${s.errors}` : ''}`);
+    }
+    await service.stop();
+  } finally {
+    await scratch.drop();
   }
+}
+
+if (SCALE) {
+  await measureScale();
+  process.exit(0);
+}
+
+// The ceiling reads the same PostgreSQL server, in a scratch database of its own.
+const ceilingDb = SERVER ? await scratchDatabase(`bench_ceiling_${process.pid}`) : null;
+const ceiling = await startCeiling(ceilingDb?.url);
+console.log(
+  ceiling.withDb
+    ? `ceiling: ${CEILING_SCRIPT} with one indexed read per request (GET /ping-db, POST /poll-db) in bench_ceiling_${process.pid} on the same server`
+    : `ceiling: ${CEILING_SCRIPT} without a database: the embedded database has no pg ceiling, so the service is held against the bare routes GET /ping and POST /poll (no read)`,
+);
+try {
+  if (JOURNAL !== 'both') {
+    await measure(JOURNAL, ceiling);
+  } else {
+    const on = await measure('on', ceiling);
+    const off = await measure('off', ceiling, [AIS_READ, STATUS_POLL]);
+    // The ratio to the ceiling of the same round takes out some of the drift of a busy machine
+    // between the two services; on a quiet machine both differences agree.
+    const percent = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)} %`;
+    console.log('The journal on against off (contract §14: recording must not slow the hot paths; target: less than 10 % slower):');
+    for (const title of [AIS_READ, STATUS_POLL]) {
+      console.log(
+        `${title.padEnd(46)} on ${on[title].rps.toFixed(0).padStart(7)}   off ${off[title].rps.toFixed(0).padStart(7)} req/s   ${percent(on[title].rps, off[title].rps).padStart(8)}` +
+          `   (ratio to the ceiling ${on[title].ratio.toFixed(2)} against ${off[title].ratio.toFixed(2)}: ${percent(on[title].ratio, off[title].ratio)})`,
+      );
+    }
+  }
+} finally {
+  await ceiling.stop();
+  await ceilingDb?.drop();
 }
 process.exit(0);
