@@ -6,7 +6,7 @@
 // On the embedded database (in memory) or the PostgreSQL server named by DATABASE_URL (each service
 // and the ceiling in a scratch database of their own there, dropped at the end).
 // A script, not a timed test: read the numbers.
-// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale]
+// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale] [--only TEXT]
 // --rounds N: N rounds of the service and N of the ceiling, alternating, per scenario.
 // --sandboxes N: N sandboxes exist (the default one and N-1 created through POST /sandboxes, contract
 // §13) and every measured call goes to the last one created, under its /sandboxes/{id} prefix.
@@ -40,6 +40,8 @@ const SANDBOXES = Number(args.sandboxes ?? 1);
 const JOURNAL = args.journal ?? 'both';
 const SCALE = args.scale === true;
 const SERVER = process.env.DATABASE_URL;
+// --only TEXT: only the scenarios whose title contains TEXT (profiling one hot path).
+const ONLY = typeof args.only === 'string' ? args.only : undefined;
 if (!['both', 'on', 'off', 'ab'].includes(JOURNAL)) {
   console.error(`--journal must be both, on, off or ab (got ${JOURNAL})`);
   process.exit(2);
@@ -271,18 +273,34 @@ async function startService(journal, databaseUrl) {
   return { base, prefix, sandboxId, pid: service.pid, scenarios, transfer, refreshTokens, tokenUser, account: accounts[0], stop: service.stop };
 }
 
-async function load(url, request, duration = SECONDS) {
+/** One round of load; with `pid`, also the CPU time that process spent per request answered. */
+async function load(url, request, duration = SECONDS, pid) {
+  const cpuBefore = pid === undefined ? null : cpuMs(pid);
   const result = await autocannon({ url: `${url}${request.path}`, connections: CONNECTIONS, duration, ...request });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  const cpuAfter = pid === undefined ? null : cpuMs(pid);
+  const cpuUs = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, cpuUs };
 }
 
 /** The mean req/s of the rounds, the worst round's p50 and p99, all errors. */
 const combine = (rounds) => ({
   rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
+  cpuUs: rounds.some((r) => r.cpuUs === null || r.cpuUs === undefined) ? null : rounds.reduce((sum, r) => sum + r.cpuUs, 0) / rounds.length,
   p50: Math.max(...rounds.map((r) => r.p50)),
   p99: Math.max(...rounds.map((r) => r.p99)),
   errors: rounds.reduce((sum, r) => sum + r.errors, 0),
 });
+
+/** User and system CPU time a process has used, in ms (Linux /proc, clock ticks of 10 ms), or null. */
+function cpuMs(pid) {
+  try {
+    // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /** VmRSS of a process in MB (Linux), or null. */
 function rssMb(pid) {
@@ -322,7 +340,8 @@ async function refreshRequest(service, scenario, expectedRps) {
 /** Each scenario (those named, or all) against its ceiling route in alternating rounds; req/s and the ratio by title. */
 async function compare(service, ceiling, only) {
   const results = {};
-  for (const scenario of service.scenarios.filter(({ title }) => !only || only.includes(title))) {
+  const chosen = ({ title }) => (!only || only.includes(title)) && (!ONLY || title.includes(ONLY));
+  for (const scenario of service.scenarios.filter(chosen)) {
     let { request } = scenario;
     let note;
     if (scenario.refresh) ({ request, note } = await refreshRequest(service, scenario, results[TOKEN_ISSUE]?.rps ?? 500));
@@ -334,16 +353,17 @@ async function compare(service, ceiling, only) {
     const own = [];
     const ceil = [];
     for (let round = 0; round < ROUNDS; round++) {
-      own.push(await load(`${service.base}${service.prefix}`, request));
-      ceil.push(await load(ceiling.base, bare));
+      own.push(await load(`${service.base}${service.prefix}`, request, SECONDS, service.pid));
+      ceil.push(await load(ceiling.base, bare, SECONDS, ceiling.pid));
     }
     const rss = rssMb(service.pid);
     const s = combine(own);
     const c = combine(ceil);
     const ratio = s.rps / c.rps;
     console.log(scenario.title);
-    console.log(`  service  ${s.rps.toFixed(0).padStart(7)} req/s   p99 ${String(s.p99).padStart(4)} ms   errors ${s.errors}`);
-    console.log(`  ceiling  ${c.rps.toFixed(0).padStart(7)} req/s   p99 ${String(c.p99).padStart(4)} ms   errors ${c.errors}   (${request.method} ${route})`);
+    const cpu = (r) => (r.cpuUs === null ? '' : `   CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/request`);
+    console.log(`  service  ${s.rps.toFixed(0).padStart(7)} req/s   p99 ${String(s.p99).padStart(4)} ms   errors ${s.errors}${cpu(s)}`);
+    console.log(`  ceiling  ${c.rps.toFixed(0).padStart(7)} req/s   p99 ${String(c.p99).padStart(4)} ms   errors ${c.errors}${cpu(c)}   (${request.method} ${route})`);
     console.log(`  ratio ${ratio.toFixed(2)} (target ≥ ${scenario.target}: ${meets(ratio >= scenario.target)})   p99 ${s.p99} ms (target ≤ ${TARGET_P99_MS}: ${meets(s.p99 <= TARGET_P99_MS)})` +
       `   RSS ${rss === null ? 'unknown' : `${rss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}: ${meets(rss <= TARGET_RSS_MB)})`}`);
     if (note) console.log(`  ${note()}`);
@@ -388,7 +408,7 @@ async function measure(journal, ceiling, only) {
     const service = await startService(journal, scratch?.url);
     console.log(`journal ${journal}: ${ROUNDS} round(s) of ${SECONDS} s per side, ${CONNECTIONS} connections, ${databaseName()}, ${SANDBOXES} sandbox(es)\n`);
     const results = await compare(service, ceiling, only);
-    if (!only) await measureIdempotency(service);
+    if (!only && !ONLY) await measureIdempotency(service);
     await service.stop();
     return results;
   } finally {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, SandboxDb } from '@app/common';
+import { returnedRows, SandboxCache, SandboxClock, SandboxDb } from '@app/common';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
 import { REFRESH_USES_PER_DAY } from './token-kinds';
 
@@ -18,8 +18,20 @@ export interface RefreshUse {
 @Injectable()
 export class TokenRepository {
   private readonly grants = this.db.rows(Psd2AccessTokenEntity, ['tokenHash']);
+  /**
+   * Access tokens as read, per sandbox and generation. A token's row never changes: it is only ever
+   * inserted, and goes only with a reset or delete of its sandbox (a new generation, which this
+   * instance learns within the clock's one-second window). Unknown tokens are not kept: another
+   * instance may issue one at any moment.
+   */
+  private readonly issued: SandboxCache<IssuedAccessToken>;
 
-  constructor(private readonly db: SandboxDb) {}
+  constructor(
+    private readonly db: SandboxDb,
+    clock: SandboxClock,
+  ) {
+    this.issued = new SandboxCache(clock);
+  }
 
   async insertAccessToken(tokenHash: string, grant: AccessTokenGrant, issuedAt: Date): Promise<void> {
     await this.db.query(
@@ -29,9 +41,16 @@ export class TokenRepository {
     );
   }
 
-  /** One indexed read per authenticated call (the hot path of every AIS/PIS call). */
+  /**
+   * The hot path of every AIS/PIS call: one indexed read the first time this instance sees a token,
+   * none after (its expiry is still checked against the sandbox clock on every call).
+   */
   async findAccessToken(tokenHash: string): Promise<IssuedAccessToken | null> {
-    return this.grants.first(await this.db.query(`SELECT ${this.grants.select()} FROM psd2_access_token WHERE sandbox_id = $1 AND token_hash = $2`, [tokenHash]));
+    const cached = this.issued.lookup(tokenHash);
+    if (cached) return cached;
+    const found = this.grants.first(await this.db.query(`SELECT ${this.grants.select()} FROM psd2_access_token WHERE sandbox_id = $1 AND token_hash = $2`, [tokenHash]));
+    if (found) this.issued.remember(tokenHash, found);
+    return found;
   }
 
   async insertConsent(consent: Omit<Psd2ConsentEntity, 'id'>): Promise<string> {

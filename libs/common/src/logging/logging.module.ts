@@ -38,6 +38,8 @@ export class LoggingModule {
                 level: config.logLevel,
                 // Request lines are info; below that level, skip the per-request serialization.
                 autoLogging: ['trace', 'debug', 'info'].includes(config.logLevel),
+                quietReqLogger: !['trace', 'debug', 'info'].includes(config.logLevel),
+                quietResLogger: !['trace', 'debug', 'info'].includes(config.logLevel),
                 redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
                 genReqId: assignRequestId,
                 serializers: {
