@@ -9,11 +9,11 @@ import { setupOpenApi } from '../openapi/openapi';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
-import { enterRequestSandbox, resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
+import { resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxContext } from '../sandbox/sandbox-context';
-import { JournalRecorder, withRequestHints } from '../journal/journal-recorder';
+import { hintsOf, JournalRecorder } from '../journal/journal-recorder';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -52,8 +52,9 @@ export function configureHttp(app: INestApplication): void {
   // Planned downtime and retired paths come before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
-    // The gates read the sandbox's clock; their context ends with them (the body parsers lose it).
-    withRequestHints(req, () => SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res))).then(() => next(), next);
+    // The gates read the sandbox's clock and may raise hints; their context ends with them (the body
+    // parsers lose it).
+    SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res), hintsOf(req)).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
@@ -62,9 +63,8 @@ export function configureHttp(app: INestApplication): void {
   express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
   express.use(refuseDeepBodies);
-  // From here on every handler runs in the request's sandbox (contract §13).
-  express.use(enterRequestSandbox);
-  // …and raises its hints into the request's list (entered again: the parsers lost the first context).
-  express.use(journal.enterHints);
+  // From here on every handler runs in the request's sandbox (contract §13) and raises its hints into
+  // the request's list (contract §14): entered again, the parsers lost the first context.
+  express.use((req: Request, _res: Response, next: NextFunction) => SandboxContext.run(resolveRequestSandbox(req), next, hintsOf(req)));
   setupOpenApi(app);
 }

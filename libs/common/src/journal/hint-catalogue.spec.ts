@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hint, HINT_CATALOGUE, HINT_CODES, hintOf } from './hint-catalogue';
 import { RequestHints } from './request-hints';
+import { SandboxContext } from '../sandbox/sandbox-context';
 
 describe('the hint catalogue (contract §14)', () => {
   it('holds every hint of the §14 table, each citing the bank\'s document or the contract', () => {
@@ -31,12 +32,12 @@ describe('the hint catalogue (contract §14)', () => {
 describe('RequestHints (contract §14)', () => {
   it('collects the hints raised while a request is handled, once per code, and renders the Sandbox-Hints header', async () => {
     const list: Hint[] = [];
-    await RequestHints.run(list, async () => {
+    await SandboxContext.run('default', async () => {
       RequestHints.raise('MISSING_PSU_IP');
       await Promise.resolve();
       RequestHints.raise('KYC_REQUIRED', { personalNumber: '199001011239' });
       RequestHints.raise('MISSING_PSU_IP');
-    });
+    }, list);
     expect(list.map((hint) => hint.code)).toEqual(['MISSING_PSU_IP', 'KYC_REQUIRED']);
     expect(RequestHints.header(list)).toBe('MISSING_PSU_IP, KYC_REQUIRED');
     expect(RequestHints.header([])).toBeUndefined();
@@ -44,6 +45,13 @@ describe('RequestHints (contract §14)', () => {
 
   it('drops a hint raised outside a request (a job run)', () => {
     expect(() => RequestHints.raise('MISSING_PSU_IP')).not.toThrow();
+    expect(() => SandboxContext.run('default', () => RequestHints.raise('MISSING_PSU_IP'))).not.toThrow();
+  });
+
+  it('keeps the list in a transaction\'s context (withManager) inside the request', async () => {
+    const list: Hint[] = [];
+    await SandboxContext.run('default', () => SandboxContext.withManager({} as never, () => Promise.resolve().then(() => RequestHints.raise('MISSING_PSU_IP'))), list);
+    expect(list.map((hint) => hint.code)).toEqual(['MISSING_PSU_IP']);
   });
 });
 

@@ -47,13 +47,9 @@ export function markReplayed(request: IncomingMessage): void {
   recording.hints.length = 0;
 }
 
-/**
- * Runs `work` with the request's hint list as RequestHints' list. The edge enters it twice: around
- * the request gates, and after the body parsers (which lose AsyncLocalStorage contexts) for the rest.
- */
-export function withRequestHints<T>(request: IncomingMessage, work: () => T): T {
-  const recording = recordings.get(request);
-  return recording ? RequestHints.run(recording.hints, work) : work();
+/** The recorded request's hint list, for its sandbox context (undefined: not recorded). */
+export function hintsOf(request: IncomingMessage): Hint[] | undefined {
+  return recordings.get(request)?.hints;
 }
 
 /**
@@ -79,11 +75,6 @@ export class JournalRecorder {
     capture(res, recording);
     res.once('finish', () => setImmediate(() => this.finish(req, res, recording)));
     next();
-  };
-
-  /** The middleware after the body parsers: the rest of the request raises into the request's hints. */
-  readonly enterHints = (req: Request, _res: Response, next: NextFunction): void => {
-    withRequestHints(req, next);
   };
 
   private finish(req: Request & RequestWithSandbox, res: Response, recording: Recording): void {

@@ -32,27 +32,32 @@ export class LoggingModule {
       imports: [
         LoggerModule.forRootAsync({
           inject: [SandboxConfig],
-          useFactory: (config: SandboxConfig) => ({
-            pinoHttp: [
-              {
-                level: config.logLevel,
-                // Request lines are info; below that level, skip the per-request serialization.
-                autoLogging: ['trace', 'debug', 'info'].includes(config.logLevel),
-                quietReqLogger: !['trace', 'debug', 'info'].includes(config.logLevel),
-                quietResLogger: !['trace', 'debug', 'info'].includes(config.logLevel),
-                redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-                genReqId: assignRequestId,
-                serializers: {
-                  // The query is in the url, redacted by parameter name; its parsed copy is left out.
-                  req: (req: { url?: string; query?: unknown }) => ({ ...req, url: req.url && redactUrl(req.url), query: undefined }),
-                  err: serializeError,
+          useFactory: (config: SandboxConfig) => {
+            // Request lines are info: at warn and above there are none, and the request a line of a
+            // request names is only its id, method and url (the logger of every request is made
+            // with them, also when it writes nothing: issue 19, the per-request cost).
+            const requestLines = ['trace', 'debug', 'info'].includes(config.logLevel);
+            return {
+              pinoHttp: [
+                {
+                  level: config.logLevel,
+                  autoLogging: requestLines,
+                  redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+                  genReqId: assignRequestId,
+                  serializers: {
+                    // The query is in the url, redacted by parameter name; its parsed copy is left out.
+                    req: requestLines
+                      ? (req: { url?: string; query?: unknown }) => ({ ...req, url: req.url && redactUrl(req.url), query: undefined })
+                      : ({ id, method, url }: { id?: unknown; method?: string; url?: string }) => ({ id, method, url: url && redactUrl(url) }),
+                    err: serializeError,
+                  },
+                  customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+                    error || res.statusCode >= 500 ? 'error' : 'info',
                 },
-                customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-                  error || res.statusCode >= 500 ? 'error' : 'info',
-              },
-              options.destination,
-            ] as never,
-          }),
+                options.destination,
+              ] as never,
+            };
+          },
         }),
       ],
     };

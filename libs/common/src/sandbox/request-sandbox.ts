@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ValidationFailed } from '../errors/domain-error';
 import { prefersHtml } from '../http/html';
 import { isUuid } from '../values/uuid.pipe';
-import { DEFAULT_SANDBOX_ID, SandboxContext } from './sandbox-context';
+import { DEFAULT_SANDBOX_ID } from './sandbox-context';
 import { type SandboxRegistry, UnknownSandbox } from './sandbox-registry';
 
 /** The sandbox a request addresses, resolved at the edge before anything else reads it. */
@@ -115,13 +115,4 @@ export function routeToSandbox(registry: SandboxRegistry, forget: (sandboxId: st
       next();
     }).catch(next);
   };
-}
-
-/**
- * Enters the request's sandbox context for everything after it (Nest middleware, guards, pipes,
- * handlers, interceptors, filters: express calls them inside next()). Registered after the body
- * parsers, which lose AsyncLocalStorage contexts entered before them.
- */
-export function enterRequestSandbox(req: Request, _res: Response, next: NextFunction): void {
-  SandboxContext.run(resolveRequestSandbox(req), next);
 }

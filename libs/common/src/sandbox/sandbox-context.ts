@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from 'typeorm';
+import type { Hint } from '../journal/hint-catalogue';
 
 /** The id of the sandbox served at the root paths (contract §13). */
 export const DEFAULT_SANDBOX_ID = 'default';
@@ -9,6 +10,8 @@ export interface SandboxScope {
   readonly sandboxId: string;
   /** The open transaction's manager, set by SandboxDb.transaction; repository calls inside use it. */
   readonly manager?: EntityManager;
+  /** A recorded request's hint list (contract §14), which RequestHints.raise adds to. */
+  readonly hints?: Hint[];
 }
 
 export class NoSandboxContext extends Error {
@@ -26,8 +29,9 @@ const storage = new AsyncLocalStorage<SandboxScope>();
  * the default sandbox.
  */
 export const SandboxContext = {
-  run<T>(sandboxId: string, work: () => T): T {
-    return storage.run({ sandboxId }, work);
+  /** Runs `work` in the sandbox; a recorded request also brings its hint list (one context for both). */
+  run<T>(sandboxId: string, work: () => T, hints?: Hint[]): T {
+    return storage.run(hints ? { sandboxId, hints } : { sandboxId }, work);
   },
 
   /** Runs `work` in the current sandbox with `manager` as the transaction repository calls join. */
@@ -43,6 +47,11 @@ export const SandboxContext = {
 
   get sandboxId(): string {
     return SandboxContext.current().sandboxId;
+  },
+
+  /** The current request's hint list, if it is recorded (undefined outside one: a job run, the CLI). */
+  get hints(): Hint[] | undefined {
+    return storage.getStore()?.hints;
   },
 
   /** Whether any sandbox context is entered (for code that must not throw, e.g. logging). */

@@ -28,9 +28,13 @@ export const DOWNTIME_WINDOWS: readonly DowntimeWindow[] = CALENDAR.flatMap(({ f
   dates.map((date) => ({ start: at(date, from), end: at(date, to) })),
 ).sort((a, b) => a.start.getTime() - b.start.getTime());
 
+/** The windows' bounds as numbers: checked on every bank request (issue 19). */
+const BOUNDS = DOWNTIME_WINDOWS.map((window) => ({ window, startMs: window.start.getTime(), endMs: window.end.getTime() }));
+
 /** The window `now` is in: from its start (inclusive) to its end (exclusive). */
 export function activeWindow(now: Date): DowntimeWindow | null {
-  return DOWNTIME_WINDOWS.find((w) => w.start <= now && now < w.end) ?? null;
+  const nowMs = now.getTime();
+  return BOUNDS.find(({ startMs, endMs }) => startMs <= nowMs && nowMs < endMs)?.window ?? null;
 }
 
 /** Contract §7: ISO 8601 with the Stockholm offset. */
