@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -273,19 +273,34 @@ async function startService(journal, databaseUrl) {
   return { base, prefix, sandboxId, pid: service.pid, scenarios, transfer, refreshTokens, tokenUser, account: accounts[0], stop: service.stop };
 }
 
-/** One round of load; with `pid`, also the CPU time that process spent per request answered. */
+/**
+ * One round of load; with `pid`, also the CPU time that process spent per request answered, and
+ * that the PostgreSQL server's processes on this machine spent (they share its cores).
+ */
 async function load(url, request, duration = SECONDS, pid) {
   const cpuBefore = pid === undefined ? null : cpuMs(pid);
+  const dbBefore = pid === undefined ? null : postgresCpuMs();
   const result = await autocannon({ url: `${url}${request.path}`, connections: CONNECTIONS, duration, ...request });
   const cpuAfter = pid === undefined ? null : cpuMs(pid);
-  const cpuUs = cpuBefore === null || cpuAfter === null || result.requests.total === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, cpuUs };
+  const dbAfter = pid === undefined ? null : postgresCpuMs();
+  const perRequest = (before, after) => (before === null || after === null || result.requests.total === 0 ? null : ((after - before) * 1000) / result.requests.total);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+    cpuUs: perRequest(cpuBefore, cpuAfter),
+    dbCpuUs: SERVER ? perRequest(dbBefore, dbAfter) : null,
+  };
 }
+
+const mean = (values) => (values.some((v) => v === null || v === undefined) ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
 
 /** The mean req/s of the rounds, the worst round's p50 and p99, all errors. */
 const combine = (rounds) => ({
   rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
-  cpuUs: rounds.some((r) => r.cpuUs === null || r.cpuUs === undefined) ? null : rounds.reduce((sum, r) => sum + r.cpuUs, 0) / rounds.length,
+  cpuUs: mean(rounds.map((r) => r.cpuUs)),
+  dbCpuUs: mean(rounds.map((r) => r.dbCpuUs)),
   p50: Math.max(...rounds.map((r) => r.p50)),
   p99: Math.max(...rounds.map((r) => r.p99)),
   errors: rounds.reduce((sum, r) => sum + r.errors, 0),
@@ -297,6 +312,27 @@ function cpuMs(pid) {
     // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time of every `postgres` process on this machine, in ms (the server of DATABASE_URL when it is local), or null. */
+function postgresCpuMs() {
+  try {
+    let total = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.split(') ').pop().split(' ');
+        total += (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return total;
   } catch {
     return null;
   }
@@ -361,7 +397,7 @@ async function compare(service, ceiling, only) {
     const c = combine(ceil);
     const ratio = s.rps / c.rps;
     console.log(scenario.title);
-    const cpu = (r) => (r.cpuUs === null ? '' : `   CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/request`);
+    const cpu = (r) => (r.cpuUs === null ? '' : `   CPU ${r.cpuUs.toFixed(0).padStart(4)} µs/request`) + (r.dbCpuUs === null ? '' : ` (database ${r.dbCpuUs.toFixed(0).padStart(4)} µs)`);
     console.log(`  service  ${s.rps.toFixed(0).padStart(7)} req/s   p99 ${String(s.p99).padStart(4)} ms   errors ${s.errors}${cpu(s)}`);
     console.log(`  ceiling  ${c.rps.toFixed(0).padStart(7)} req/s   p99 ${String(c.p99).padStart(4)} ms   errors ${c.errors}${cpu(c)}   (${request.method} ${route})`);
     console.log(`  ratio ${ratio.toFixed(2)} (target ≥ ${scenario.target}: ${meets(ratio >= scenario.target)})   p99 ${s.p99} ms (target ≤ ${TARGET_P99_MS}: ${meets(s.p99 <= TARGET_P99_MS)})` +

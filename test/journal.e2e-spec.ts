@@ -380,7 +380,10 @@ describe('contract §14 request journal: never fails a request, can be turned of
     const written: string[] = [];
     dataSource.query = (async (sql: string, parameters?: unknown[]) => {
       const result: unknown = await query(sql, parameters);
-      if (/^\s*INSERT INTO journal_entry/.test(sql) && Array.isArray(result) && result.length > 0) written.push(...(parameters![1] as string[]));
+      // The batch is one JSON array of rows (JournalStore.insert).
+      if (/^\s*INSERT INTO journal_entry/.test(sql) && Array.isArray(result) && result.length > 0) {
+        written.push(...(JSON.parse(parameters![0] as string) as Array<{ request_id: string }>).map((row) => row.request_id));
+      }
       return result;
     }) as typeof dataSource.query;
     const id = newRequestId('at-shutdown');

@@ -145,8 +145,9 @@ function parsedJson(text: string, describe: CertificateDescriber): unknown {
 
 function limited(value: unknown): RecordedBody {
   const serialized = JSON.stringify(value);
+  // Measured without a copy: most bodies are far under the limit.
+  if (Buffer.byteLength(serialized, 'utf8') <= JOURNAL_BODY_LIMIT_BYTES) return { body: value };
   const bytes = Buffer.from(serialized, 'utf8');
-  if (bytes.length <= JOURNAL_BODY_LIMIT_BYTES) return { body: value };
   // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped, not mangled.
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, JOURNAL_BODY_LIMIT_BYTES)).replace(/\uFFFD+$/, '');
   return { body: head, body_truncated: true };

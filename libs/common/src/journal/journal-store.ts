@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { returnedRows } from '../database/returned-rows';
-import type { NewJournalEntry } from './journal-entry';
+import type { JournalRow } from './journal-entry';
 
 /**
  * The journal's statements that span sandboxes, outside SandboxDb's per-sandbox guard (allow-listed
@@ -13,14 +13,13 @@ export class JournalStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * One INSERT for the whole batch (columns as arrays, so any batch size is 16 parameters). Entries
-   * of a sandbox deleted meanwhile are dropped by the join, which also holds the sandbox rows it
-   * keeps (FOR KEY SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the
-   * batch's order (numbered over the sorted rows: an identity default may be drawn in join order).
+   * One INSERT for the whole batch, sent as one JSON array of the rows (one parameter whatever the
+   * batch size; the JSON columns nested as JSON, not escaped again inside text arrays). Entries of a
+   * sandbox deleted meanwhile are dropped by the join, which also holds the sandbox rows it keeps
+   * (FOR KEY SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the batch's
+   * order (numbered over the sorted rows: an identity default may be drawn in join order).
    */
-  async insert(entries: readonly NewJournalEntry[]): Promise<number> {
-    const column = <T>(pick: (entry: NewJournalEntry) => T) => entries.map(pick);
-    const json = (pick: (entry: NewJournalEntry) => unknown) => entries.map((entry) => JSON.stringify(pick(entry)));
+  async insert(entries: readonly JournalRow[]): Promise<number> {
     const rows: unknown = await this.dataSource.query(
       `INSERT INTO journal_entry (seq, sandbox_id, request_id, arrived_at, at, method, path, query, status, duration_ms,
                                   caller_kind, caller_id, reason_code, request, response, hints, hint_codes, replayed)
@@ -28,35 +27,19 @@ export class JournalStore {
        SELECT nextval(pg_get_serial_sequence('journal_entry', 'seq')), kept.*
        FROM (
          SELECT e.sandbox_id, e.request_id, e.arrived_at, e.at, e.method, e.path, e.query, e.status, e.duration_ms,
-                e.caller_kind, e.caller_id, e.reason_code, e.request, e.response, e.hints,
-                ARRAY(SELECT jsonb_array_elements(e.hints) ->> 'code'), e.replayed
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[], $7::jsonb[], $8::smallint[],
-                     $9::integer[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::jsonb[], $15::jsonb[], $16::boolean[])
-                WITH ORDINALITY AS e(sandbox_id, request_id, arrived_at, at, method, path, query, status, duration_ms,
-                                     caller_kind, caller_id, reason_code, request, response, hints, replayed, n)
+                e.caller_kind, e.caller_id, e.reason_code, e.request, e.response, e.hints, e.hint_codes, e.replayed
+         FROM ROWS FROM (json_to_recordset($1::json) AS (
+                sandbox_id text, request_id text, arrived_at timestamptz, at timestamptz, method text, path text, query jsonb,
+                status smallint, duration_ms integer, caller_kind text, caller_id text, reason_code text, request jsonb,
+                response jsonb, hints jsonb, hint_codes text[], replayed boolean))
+              WITH ORDINALITY AS e(sandbox_id, request_id, arrived_at, at, method, path, query, status, duration_ms,
+                                   caller_kind, caller_id, reason_code, request, response, hints, hint_codes, replayed, n)
          JOIN sandbox s ON s.id = e.sandbox_id
          ORDER BY e.n
          FOR KEY SHARE OF s
        ) kept
        RETURNING sandbox_id`,
-      [
-        column((e) => e.sandboxId),
-        column((e) => e.requestId),
-        column((e) => e.arrivedAt),
-        column((e) => e.at),
-        column((e) => e.method),
-        column((e) => e.path),
-        json((e) => e.query),
-        column((e) => e.status),
-        column((e) => e.durationMs),
-        column((e) => e.caller.kind),
-        column((e) => e.caller.id ?? null),
-        column((e) => e.reasonCode),
-        json((e) => e.request),
-        json((e) => e.response),
-        json((e) => e.hints),
-        column((e) => e.replayed),
-      ],
+      [`[${entries.map((entry) => entry.json).join(',')}]`],
     );
     return returnedRows(rows).length;
   }

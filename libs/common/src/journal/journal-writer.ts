@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SandboxConfig } from '../config/sandbox-config';
-import type { NewJournalEntry } from './journal-entry';
+import { journalRow, type JournalRow, type NewJournalEntry } from './journal-entry';
 import { JournalStore } from './journal-store';
 
 /** Entries written within this long of their request (contract §14: within 1 s). */
@@ -28,7 +28,7 @@ export interface JournalHealth {
 @Injectable()
 export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(JournalWriter.name);
-  private buffer: NewJournalEntry[] = [];
+  private buffer: JournalRow[] = [];
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private written = 0;
@@ -56,7 +56,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
       this.lose(1, 'journal buffer full: entry dropped');
       return;
     }
-    this.buffer.push(entry);
+    this.buffer.push(journalRow(entry));
   }
 
   /** Writes everything recorded so far (after any write in progress); never rejects. */
@@ -72,7 +72,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private async writeBuffered(): Promise<void> {
     while (this.buffer.length > 0) {
       // Answers finish in any order; `seq` follows arrival (a stable sort keeps ties as recorded).
-      const batch = this.buffer.splice(0, BATCH_SIZE).sort((a, b) => a.arrivedAt.getTime() - b.arrivedAt.getTime());
+      const batch = this.buffer.splice(0, BATCH_SIZE).sort((a, b) => a.arrivedAtMs - b.arrivedAtMs);
       try {
         this.written += await this.store.insert(batch);
       } catch (error) {

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindManyOptions, FindOptionsWhere, InsertResult, ObjectLiteral } from 'typeorm';
 import { EntityRows } from '../database/entity-rows';
+import { PreparedStatements } from '../database/prepared-statements';
+import { SandboxConfig } from '../config/sandbox-config';
 import { SandboxContext } from './sandbox-context';
 
 /**
@@ -32,7 +34,16 @@ type Scoped<E> = E & { sandboxId?: string };
  */
 @Injectable()
 export class SandboxDb {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly statements: PreparedStatements;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() config?: SandboxConfig,
+  ) {
+    // Prepared on a PostgreSQL server only: the embedded database drops the connection when a
+    // prepared statement fails (pglite-socket), and a failing statement is sometimes expected.
+    this.statements = new PreparedStatements(dataSource, config?.databaseUrl !== undefined);
+  }
 
   /** The select list and row mapping of an entity (its sandbox column left out): see EntityRows. */
   rows<E extends object>(target: EntityTarget<E>): EntityRows<E>;
@@ -50,10 +61,11 @@ export class SandboxDb {
     return SandboxContext.sandboxId;
   }
 
+  /** On a server, as a prepared statement (see PreparedStatements): each text planned once per connection. */
   async query<T = unknown>(sql: string, parameters: readonly unknown[] = []): Promise<T> {
     if (!isSandboxScoped(sql)) throw new UnscopedStatement(sql);
     const { sandboxId, manager } = SandboxContext.current();
-    return (manager ?? this.dataSource.manager).query(sql, [sandboxId, ...parameters]);
+    return this.statements.query<T>(manager, sql, [sandboxId, ...parameters]);
   }
 
   insert<E extends ObjectLiteral>(target: EntityTarget<E>, rows: E | E[]): Promise<InsertResult> {

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+/**
+ * Distinct statements prepared at most: the repositories' SQL is fixed text, so the real number is
+ * the number of statements in the code base; the bound only keeps a mistake (text built from data)
+ * from filling every connection with plans. Past it, statements run unnamed, as TypeORM runs them.
+ */
+const MAX_PREPARED = 1000;
+
+/**
+ * Runs statements as named (prepared) statements on TypeORM's own pg pool, or on the connection of
+ * the open transaction: PostgreSQL parses and plans each text once per connection instead of on
+ * every call, and no TypeORM query runner is made per statement (issue 19: a hot path's database
+ * time was mostly planning, and its process time partly TypeORM's per-query machinery). Answers
+ * have TypeORM's shape (`query()`: rows; UPDATE and DELETE [rows, affected]) and failures its
+ * QueryFailedError, so callers see no difference.
+ */
+export class PreparedStatements {
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    /** False: every statement goes through TypeORM, unnamed. */
+    private readonly enabled: boolean,
+  ) {}
+
+  async query<T>(manager: EntityManager | undefined, sql: string, values: unknown[]): Promise<T> {
+    const connection = !this.enabled ? undefined : manager ? transactionConnection(manager) : this.pool();
+    // A manager whose connection is not open yet (or another driver): TypeORM's own path.
+    if (!connection) return (manager ?? this.dataSource.manager).query(sql, values);
+    let raw: QueryResult;
+    try {
+      raw = await connection.query({ name: this.nameOf(sql), text: sql, values });
+    } catch (error) {
+      throw new QueryFailedError(sql, values, error as Error);
+    }
+    return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;
+  }
+
+  private pool(): Pool | undefined {
+    return (this.dataSource.driver as Partial<PostgresDriver>).master as Pool | undefined;
+  }
+
+  private nameOf(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < MAX_PREPARED) {
+      name = `sdb_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+}
+
+function transactionConnection(manager: EntityManager): PoolClient | undefined {
+  const runner = manager.queryRunner as { isReleased?: boolean; databaseConnection?: PoolClient } | undefined;
+  return runner && !runner.isReleased ? runner.databaseConnection : undefined;
+}
