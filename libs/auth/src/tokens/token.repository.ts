@@ -64,8 +64,11 @@ export class TokenRepository {
 
   /** Whose refresh token this is, if it is this TPP's. */
   async findRefreshTokenOwner(tokenHash: string, tppId: string): Promise<string | null> {
-    const token = await this.db.findOneBy(Psd2RefreshTokenEntity, { tokenHash, tppId });
-    return token?.personalNumber ?? null;
+    const rows: Array<{ personal_number: string }> = await this.db.query(
+      `SELECT personal_number FROM psd2_refresh_token WHERE sandbox_id = $1 AND token_hash = $2 AND tpp_id = $3`,
+      [tokenHash, tppId],
+    );
+    return rows[0]?.personal_number ?? null;
   }
 
   /**

@@ -16,7 +16,7 @@ const MAX_PREPARED = 1000;
  * every call, and no TypeORM query runner is made per statement (issue 19: a hot path's database
  * time was mostly planning, and its process time partly TypeORM's per-query machinery). Answers
  * have TypeORM's shape (`query()`: rows; UPDATE and DELETE [rows, affected]) and failures its
- * QueryFailedError, so callers see no difference.
+ * QueryFailedError, and TypeORM's logger hears of each, so callers and tests see no difference.
  */
 export class PreparedStatements {
   private readonly names = new Map<string, string>();
@@ -31,10 +31,14 @@ export class PreparedStatements {
     const connection = !this.enabled ? undefined : manager ? transactionConnection(manager) : this.pool();
     // A manager whose connection is not open yet (or another driver): TypeORM's own path.
     if (!connection) return (manager ?? this.dataSource.manager).query(sql, values);
+    // TypeORM's logger hears of every statement and failure, as when TypeORM runs them.
+    const { logger } = this.dataSource;
+    logger.logQuery(sql, values);
     let raw: QueryResult;
     try {
       raw = await connection.query({ name: this.nameOf(sql), text: sql, values });
     } catch (error) {
+      logger.logQueryError(error as Error, sql, values);
       throw new QueryFailedError(sql, values, error as Error);
     }
     return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;

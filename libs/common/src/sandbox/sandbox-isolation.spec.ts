@@ -9,6 +9,7 @@ const ROOT = process.cwd();
 /** The only sources that may reach the database other than through SandboxDb, and why. */
 const OUTSIDE_SANDBOX_DB: Record<string, string> = {
   'libs/common/src/sandbox/sandbox-db.ts': 'it is SandboxDb',
+  'libs/common/src/database/prepared-statements.ts': "runs SandboxDb's statements (already scoped) on TypeORM's pool or the open transaction",
   'libs/common/src/sandbox/sandbox-context.ts': "carries the open transaction's manager for SandboxDb",
   'libs/common/src/database/entity-rows.ts': 'reads entity metadata; runs no statement',
   'libs/common/src/database/database.module.ts': 'opens the connection and runs the migrations',
