@@ -1,4 +1,4 @@
-import { addDays, formatStockholmOffset, formatUtcSeconds, parseCalendarDate, stockholmCalendarDate, stockholmInstant, stockholmToday } from './stockholm-time';
+import { addDays, formatStockholmOffset, formatUtcSeconds, parseCalendarDate, stockholmCalendarDate, stockholmInstant, stockholmOffsetMinutes, stockholmToday } from './stockholm-time';
 
 describe('Stockholm time (Europe/Stockholm through Intl)', () => {
   it('tells the Stockholm date, which differs from UTC after 23:00 UTC in winter', () => {
@@ -32,6 +32,26 @@ describe('Stockholm time (Europe/Stockholm through Intl)', () => {
   it('adds days across months and years', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
+
+describe('Stockholm time remembered per minute and hour (issue 19: read on every request)', () => {
+  it('changes date at Stockholm midnight, asked second by second across it, and back', () => {
+    const seconds = ['2026-11-24T22:59:58Z', '2026-11-24T22:59:59Z', '2026-11-24T23:00:00Z', '2026-11-24T23:00:01Z', '2026-11-24T22:59:59Z'];
+    expect(seconds.map((at) => stockholmToday(new Date(at)))).toEqual(['2026-11-24', '2026-11-24', '2026-11-25', '2026-11-25', '2026-11-24']);
+  });
+
+  it('changes offset at the daylight-saving changes, asked second by second across them', () => {
+    const spring = ['2026-03-29T00:59:59Z', '2026-03-29T01:00:00Z', '2026-03-29T00:59:59Z'];
+    expect(spring.map((at) => stockholmOffsetMinutes(new Date(at)))).toEqual([60, 120, 60]);
+    const autumn = ['2026-10-25T00:59:59Z', '2026-10-25T01:00:00Z', '2026-10-25T00:59:59Z'];
+    expect(autumn.map((at) => stockholmOffsetMinutes(new Date(at)))).toEqual([120, 60, 120]);
+  });
+
+  it('hands out a date that changing does not change the next answer', () => {
+    const date = stockholmCalendarDate(new Date('2026-11-24T12:00:00Z'));
+    date.day = 1;
+    expect(stockholmCalendarDate(new Date('2026-11-24T12:00:30Z'))).toEqual({ year: 2026, month: 11, day: 24 });
   });
 });
 

@@ -14,10 +14,21 @@ export interface CalendarDate {
   day: number;
 }
 
+/**
+ * The last minute asked and its date: Intl's formatting is costly and a hot path asks for the date
+ * on every request (issue 19). Stockholm's date only changes at its midnight, which is a whole UTC
+ * minute (its offsets are whole hours), so one minute has one date.
+ */
+let lastDate: { minute: number; date: CalendarDate } | null = null;
+
 /** The calendar date in Stockholm at instant `at`. */
 export function stockholmCalendarDate(at: Date): CalendarDate {
-  const parts = Object.fromEntries(dateParts.formatToParts(at).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (lastDate?.minute !== minute) {
+    const parts = Object.fromEntries(dateParts.formatToParts(at).map((p) => [p.type, p.value]));
+    lastDate = { minute, date: { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) } };
+  }
+  return { ...lastDate.date };
 }
 
 /** "YYYY-MM-DD" of a calendar date. */
@@ -52,11 +63,18 @@ const wallClock = new Intl.DateTimeFormat('en-CA', {
   hourCycle: 'h23',
 });
 
+/** The last hour asked and its offset: Stockholm's offset changes only on a whole UTC hour (01:00). */
+let lastOffset: { hour: number; minutes: number } | null = null;
+
 /** Stockholm's offset from UTC at instant `at`, in minutes (+60 in winter, +120 in summer). */
 export function stockholmOffsetMinutes(at: Date): number {
-  const p = Object.fromEntries(wallClock.formatToParts(at).map((part) => [part.type, part.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const hour = Math.floor(at.getTime() / 3_600_000);
+  if (lastOffset?.hour !== hour) {
+    const p = Object.fromEntries(wallClock.formatToParts(at).map((part) => [part.type, part.value]));
+    const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+    lastOffset = { hour, minutes: Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000) };
+  }
+  return lastOffset.minutes;
 }
 
 /**
