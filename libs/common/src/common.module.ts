@@ -1,4 +1,4 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -19,7 +19,6 @@ import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
-import { ClockSyncMiddleware } from './http/clock-sync.middleware';
 import { HeaderTextInterceptor } from './http/header-text.interceptor';
 import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
@@ -84,8 +83,4 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
   exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe,
     JournalWriter, JournalCertificates, JournalRecorder, JournalRepository],
 })
-export class CommonModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ClockSyncMiddleware).forRoutes('*path');
-  }
-}
+export class CommonModule {}

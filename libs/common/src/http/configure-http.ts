@@ -49,12 +49,13 @@ export function configureHttp(app: INestApplication): void {
   // The journal notes the arrival and captures the answer of every request from here on (contract §14).
   const journal = app.get(JournalRecorder);
   express.use(journal.begin);
-  // Planned downtime and retired paths come before every other check (contract §1).
+  // The clock, then planned downtime and retired paths, before every other check (contract §1).
   const gates = app.get(RequestGates);
   express.use((req: Request, res: Response, next: NextFunction) => {
-    // The gates read the sandbox's clock and may raise hints; their context ends with them (the body
-    // parsers lose it).
-    SandboxContext.run(resolveRequestSandbox(req), () => gates.pass(req, res), hintsOf(req)).then(() => next(), next);
+    // The sandbox's clock first brought up to date (at most one read a second per instance, contract
+    // §6): the gates and everything after read it. The gates may raise hints; this context ends with
+    // them (the body parsers lose it).
+    SandboxContext.run(resolveRequestSandbox(req), () => clock.sync().then(() => gates.pass(req, res)), hintsOf(req)).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);

@@ -3,13 +3,14 @@ import type { Request, Response } from 'express';
 
 /**
  * A check every request passes before anything else — before body parsing, routing and credentials
- * (contract §1: planned downtime, then retired paths). It may refuse (throw a DomainError), set
- * response headers, or rewrite `request.url` (an alias of a successor path).
+ * (contract §1: planned downtime, then retired paths), in the request's sandbox with its clock
+ * already brought up to date. It may refuse (throw a DomainError), set response headers, or rewrite
+ * `request.url` (an alias of a successor path).
  */
 export interface RequestGate {
   /** Gates run in ascending order. */
   readonly order: number;
-  pass(request: Request, response: Response): Promise<void>;
+  pass(request: Request, response: Response): void | Promise<void>;
 }
 
 @Injectable()

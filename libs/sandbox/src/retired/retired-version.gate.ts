@@ -33,11 +33,10 @@ export class RetiredVersionGate implements RequestGate, OnModuleInit {
     this.gates.register(this);
   }
 
-  async pass(request: Request, response: Response): Promise<void> {
+  pass(request: Request, response: Response): void {
     const match = matchRetired(request.method, request.url);
     if (!match) return;
     const { row, successorUrl } = match;
-    await this.clock.sync();
     // Under a sandbox's prefix the successor is that sandbox's (contract §13 Addressing).
     response.setHeader('Link', `<${sandboxPrefixOf(request) ?? ''}${successorUrl.split('?')[0]}>; rel="successor-version"`);
     if (row.end && this.clock.now() >= row.end) throw new VersionWithdrawn(row.successorName);
