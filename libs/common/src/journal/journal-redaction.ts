@@ -74,9 +74,13 @@ function summarize(value: string, describe: CertificateDescriber): CertificateSu
 
 /** A string value: secrets inside it (a private key, a secret link parameter) go. */
 function redactString(value: string, describe: CertificateDescriber): unknown {
-  if (PRIVATE_KEY.test(value)) return JOURNAL_REDACTED;
-  if (PEM_CERTIFICATE.test(value)) return summarize(value, describe);
-  return value.replace(SECRET_IN_URL, `$1${encodeURIComponent(JOURNAL_REDACTED)}`);
+  // Most strings hold neither a PEM block nor a parameter: two scans instead of three patterns
+  // (every string of every recorded request passes here; issue 19).
+  if (value.includes('-----')) {
+    if (PRIVATE_KEY.test(value)) return JOURNAL_REDACTED;
+    if (PEM_CERTIFICATE.test(value)) return summarize(value, describe);
+  }
+  return value.includes('=') ? value.replace(SECRET_IN_URL, `$1${encodeURIComponent(JOURNAL_REDACTED)}`) : value;
 }
 
 /** A copy of a parsed JSON value with every secret replaced; prototype keys stay plain data. */
@@ -84,13 +88,15 @@ export function redactJson(value: unknown, describe: CertificateDescriber, secre
   if (typeof value === 'string') return redactString(value, describe);
   if (Array.isArray(value)) return value.map((item) => redactJson(item, describe, secretNames));
   if (value === null || typeof value !== 'object') return value;
-  // fromEntries defines own properties: a "__proto__" key is data, never the prototype.
-  return Object.fromEntries(
-    Object.entries(value).map(([name, field]) => [
-      name,
-      secretNames.has(normalized(name)) && field !== null && field !== undefined ? JOURNAL_REDACTED : redactJson(field, describe, secretNames),
-    ]),
-  );
+  const copy: Record<string, unknown> = {};
+  for (const name of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[name];
+    const kept = secretNames.has(normalized(name)) && field !== null && field !== undefined ? JOURNAL_REDACTED : redactJson(field, describe, secretNames);
+    // Defined, not assigned: a "__proto__" key is data, never the prototype.
+    if (name === '__proto__') Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
+    else copy[name] = kept;
+  }
+  return copy;
 }
 
 /** Request or response headers as the journal keeps them: names lower-cased, credentials redacted, certificates summarized. */
