@@ -13,6 +13,7 @@ export { RequestGates } from './http/request-gates';
 export { CallerIp, callerIpOf } from './http/caller-ip.decorator';
 export { tokenEndpointOf } from './http/token-endpoints';
 export { html, trusted, escapeHtml, prefersHtml, SafeHtml } from './http/html';
+export { basePageStyle } from './http/page-style';
 export type { TokenEndpoint } from './http/token-endpoints';
 export type { RequestGate } from './http/request-gates';
 export { Clock, TestClock } from './clock/clock';

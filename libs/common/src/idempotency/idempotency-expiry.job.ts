@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { deleteInBatches } from '../jobs/delete-in-batches';
 import { JobRegistry } from '../jobs/job.registry';
 import type { ServiceJob } from '../jobs/sandbox-job';
 import { IdempotencyStore } from './idempotency.store';
@@ -25,8 +26,6 @@ export class IdempotencyExpiryJob implements ServiceJob, OnModuleInit {
   }
 
   async run(): Promise<void> {
-    let deleted: number;
-    do deleted = await this.store.deleteExpired(EXPIRY_BATCH);
-    while (deleted === EXPIRY_BATCH);
+    await deleteInBatches((limit) => this.store.deleteExpired(limit), EXPIRY_BATCH);
   }
 }

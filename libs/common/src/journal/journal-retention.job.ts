@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { SandboxConfig } from '../config/sandbox-config';
+import { deleteInBatches } from '../jobs/delete-in-batches';
 import { JobRegistry } from '../jobs/job.registry';
 import type { ServiceJob } from '../jobs/sandbox-job';
 import { JournalStore } from './journal-store';
@@ -27,10 +28,7 @@ export class JournalRetentionJob implements ServiceJob, OnModuleInit {
   }
 
   async run(): Promise<void> {
-    let deleted: number;
-    do deleted = await this.store.pruneOlderThan(this.config.journalDays, PRUNE_BATCH);
-    while (deleted === PRUNE_BATCH);
-    do deleted = await this.store.pruneBeyond(this.config.journalMaxEntries, PRUNE_BATCH);
-    while (deleted === PRUNE_BATCH);
+    await deleteInBatches((limit) => this.store.pruneOlderThan(this.config.journalDays, limit), PRUNE_BATCH);
+    await deleteInBatches((limit) => this.store.pruneBeyond(this.config.journalMaxEntries, limit), PRUNE_BATCH);
   }
 }
