@@ -20,6 +20,7 @@ import { JournalCreateEntries1763800030000 } from './1763800030000-JournalCreate
 import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFinalReported';
 import { IdempotencyCreateRecords1763800032000 } from './1763800032000-IdempotencyCreateRecords';
 import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-DirectoryCreateSandboxCa';
+import { JournalJsonColumns1763800050000 } from './1763800050000-JournalJsonColumns';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   EidRecordFinalReported1763800031000,
   IdempotencyCreateRecords1763800032000,
   DirectoryCreateSandboxCa1763800040000,
+  JournalJsonColumns1763800050000,
 ];

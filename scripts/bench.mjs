@@ -6,7 +6,7 @@
 // On the embedded database (in memory) or the PostgreSQL server named by DATABASE_URL (each service
 // and the ceiling in a scratch database of their own there, dropped at the end).
 // A script, not a timed test: read the numbers.
-// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale] [--only TEXT]
+// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale] [--only TEXT] [--rate N]
 // --rounds N: N rounds of the service and N of the ceiling, alternating, per scenario.
 // --sandboxes N: N sandboxes exist (the default one and N-1 created through POST /sandboxes, contract
 // §13) and every measured call goes to the last one created, under its /sandboxes/{id} prefix.
@@ -42,6 +42,9 @@ const SCALE = args.scale === true;
 const SERVER = process.env.DATABASE_URL;
 // --only TEXT: only the scenarios whose title contains TEXT (profiling one hot path).
 const ONLY = typeof args.only === 'string' ? args.only : undefined;
+// --rate N: every load at N requests a second in all (autocannon's overallRate) instead of as many as
+// answered: the CPU time per request then varies less with what else the machine is doing.
+const RATE = args.rate === undefined ? undefined : Number(args.rate);
 if (!['both', 'on', 'off', 'ab'].includes(JOURNAL)) {
   console.error(`--journal must be both, on, off or ab (got ${JOURNAL})`);
   process.exit(2);
@@ -280,7 +283,7 @@ async function startService(journal, databaseUrl) {
 async function load(url, request, duration = SECONDS, pid) {
   const cpuBefore = pid === undefined ? null : cpuMs(pid);
   const dbBefore = pid === undefined ? null : postgresCpuMs();
-  const result = await autocannon({ url: `${url}${request.path}`, connections: CONNECTIONS, duration, ...request });
+  const result = await autocannon({ url: `${url}${request.path}`, connections: CONNECTIONS, duration, ...(RATE ? { overallRate: RATE } : {}), ...request });
   const cpuAfter = pid === undefined ? null : cpuMs(pid);
   const dbAfter = pid === undefined ? null : postgresCpuMs();
   const perRequest = (before, after) => (before === null || after === null || result.requests.total === 0 ? null : ((after - before) * 1000) / result.requests.total);
@@ -464,21 +467,27 @@ async function compareJournal() {
     for (const [i, journal] of ['on', 'off'].entries()) services.push(await startService(journal, scratch[i]?.url));
     const [on, off] = services;
     const percent = (a, b) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)} %`;
+    const cpu = (us) => (us === null ? '?' : us.toFixed(0));
     console.log(`The journal on against off, side by side in alternating rounds (${ROUNDS} of ${SECONDS} s each; contract §14: target less than 10 % slower):`);
-    for (const title of [AIS_READ, STATUS_POLL]) {
+    for (const title of [AIS_READ, STATUS_POLL].filter((title) => ONLY === undefined || title.includes(ONLY))) {
       const requestOf = (service) => service.scenarios.find((scenario) => scenario.title === title).request;
       for (const service of [on, off]) await load(`${service.base}${service.prefix}`, requestOf(service), 2);
       const rounds = { on: [], off: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // Which goes first alternates too.
         const order = round % 2 === 0 ? [['on', on], ['off', off]] : [['off', off], ['on', on]];
-        for (const [name, service] of order) rounds[name].push(await load(`${service.base}${service.prefix}`, requestOf(service)));
+        for (const [name, service] of order) rounds[name].push(await load(`${service.base}${service.prefix}`, requestOf(service), SECONDS, service.pid));
       }
       const a = combine(rounds.on);
       const b = combine(rounds.off);
       console.log(
         `${title.padEnd(46)} on ${a.rps.toFixed(0).padStart(7)} req/s (p99 ${a.p99} ms)   off ${b.rps.toFixed(0).padStart(7)} req/s (p99 ${b.p99} ms)   ${percent(a.rps, b.rps).padStart(8)}`,
       );
+      // CPU time per request varies less than req/s on a shared machine: what the journal costs, where.
+      console.log(`${''.padEnd(46)} CPU µs/request: service on ${cpu(a.cpuUs)}, off ${cpu(b.cpuUs)}${SERVER ? `; database on ${cpu(a.dbCpuUs)}, off ${cpu(b.dbCpuUs)}` : ''}`);
+      // The journal kept up: what it wrote, and lost (a full buffer drops entries rather than memory).
+      const journal = (await (await fetch(`${on.base}/health`)).json()).details?.journal;
+      console.log(`${''.padEnd(46)} journal so far: written ${journal?.written}, buffered ${journal?.buffered}, lost ${journal?.lost}, failed writes ${journal?.failed_writes}`);
     }
   } finally {
     for (const service of services) await service.stop();

@@ -2,7 +2,7 @@ import { Body, Controller, Module, Post } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { JobRunner, JournalWriter, Public, RequestHints } from '@app/common';
+import { JobRunner, JOURNAL_ROW_COLUMNS, JournalStore, JournalWriter, Public, RequestHints, type JournalRow } from '@app/common';
 import { newPartner } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { certificate, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
@@ -16,6 +16,13 @@ class HintRaisingController {
   raise(@Body() body: { clean?: boolean }): { raised: boolean } {
     if (!body.clean) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
     return { raised: !body.clean };
+  }
+
+  /** Answers what it was sent, with res.json as every JSON answer. */
+  @Post('echo')
+  @Public()
+  echo(@Body() body: Record<string, unknown>): Record<string, unknown> {
+    return body;
   }
 }
 
@@ -53,6 +60,25 @@ describe('contract §14 request journal: what is recorded', () => {
     t = await createTestApp({ imports: [HintRaisingModule] });
   });
   afterAll(() => t.close());
+
+  it('contract §14: an entry keeps what was sent and answered exactly, whatever the characters (backslashes, quotes, emoji, tabs, newlines, NUL)', async () => {
+    const id = newRequestId('characters');
+    const text = 'back\\slash \\t \\n quote" é ✓ 😀 \\N \\. \\\\';
+    const sent = { text, nested: { [text]: [text, 1.5e-7, null] } };
+    // A route of this test, not of the OpenAPI description: supertest without the response check.
+    await request(t.app.getHttpServer()).post('/test-journal/echo').query({ q: text }).set({ 'X-Request-Id': id, 'X-Note': 'back\\slash\ttab' }).send(sent).expect(201);
+    const recorded = await entry(t, id);
+    expect(recorded.request.body).toEqual(sent);
+    expect(recorded.response.body).toEqual(sent);
+    expect(recorded.query).toEqual({ q: text });
+    expect(recorded.request.headers['x-note']).toBe('back\\slash\ttab');
+    // Control characters are refused (400), and the refusal is recorded with what was sent.
+    const refused = newRequestId('control-characters');
+    const controls = { text: 'tab\there new\nline cr\r nul\u0000 del\u007f' };
+    expectValidationFailed(await request(t.app.getHttpServer()).post('/test-journal/echo').query({ q: controls.text }).set('X-Request-Id', refused).send(controls), 'text');
+    const refusal = await entry(t, refused);
+    expect(refusal).toMatchObject({ status: 400, reason_code: 'VALIDATION_FAILED', query: { q: controls.text }, request: { body: controls } });
+  });
 
   it('contract §14: a request gets an entry with request_id, at (sandbox clock), method, path, query, status, duration_ms, caller, request, response and hints', async () => {
     const { client, organizationId } = await tppOf(t);
@@ -375,17 +401,14 @@ describe('contract §14 request journal: never fails a request, can be turned of
   it('contract §14: entries still buffered are written when the app shuts down', async () => {
     const t = await createTestApp();
     // The embedded database goes with the app: what reached it is seen as the writes it answered.
-    const dataSource = t.app.get(DataSource);
-    const query = dataSource.query.bind(dataSource);
+    const store = t.app.get(JournalStore);
+    const insert = store.insert.bind(store);
     const written: string[] = [];
-    dataSource.query = (async (sql: string, parameters?: unknown[]) => {
-      const result: unknown = await query(sql, parameters);
-      // The batch is one JSON array of rows (JournalStore.insert).
-      if (/^\s*INSERT INTO journal_entry/.test(sql) && Array.isArray(result) && result.length > 0) {
-        written.push(...(JSON.parse(parameters![0] as string) as Array<{ request_id: string }>).map((row) => row.request_id));
-      }
-      return result;
-    }) as typeof dataSource.query;
+    store.insert = async (rows: readonly JournalRow[]) => {
+      const count = await insert(rows);
+      if (count > 0) written.push(...rows.map((row) => row.values[JOURNAL_ROW_COLUMNS.indexOf('request_id')] as string));
+      return count;
+    };
     const id = newRequestId('at-shutdown');
     try {
       await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);

@@ -48,6 +48,7 @@ export function configureHttp(app: INestApplication): void {
   express.use(routeToSandbox(app.get(SandboxRegistry), (sandboxId) => clock.forget(sandboxId)));
   // The journal notes the arrival and captures the answer of every request from here on (contract §14).
   const journal = app.get(JournalRecorder);
+  journal.install(express);
   express.use(journal.begin);
   // The clock, then planned downtime and retired paths, before every other check (contract §1).
   const gates = app.get(RequestGates);

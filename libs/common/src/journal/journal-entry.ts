@@ -25,45 +25,70 @@ export interface NewJournalEntry {
   durationMs: number;
   caller: JournalCaller;
   reasonCode: string | null;
-  request: Record<string, unknown>;
-  response: Record<string, unknown>;
+  /** JSON text: `{ "headers", "body"?, "body_truncated"? }`, redacted. */
+  request: string;
+  /** JSON text: `{ "body"?, "body_truncated"? }`, redacted. */
+  response: string;
   hints: Hint[];
   replayed: boolean;
 }
 
+/** The journal_entry columns a row fills, in order (`seq` is numbered by the database). */
+export const JOURNAL_ROW_COLUMNS = [
+  'sandbox_id',
+  'request_id',
+  'arrived_at',
+  'at',
+  'method',
+  'path',
+  'query',
+  'status',
+  'duration_ms',
+  'caller_kind',
+  'caller_id',
+  'reason_code',
+  'request',
+  'response',
+  'hints',
+  'hint_codes',
+  'replayed',
+] as const;
+
 /**
- * An entry as the writer buffers it until its batch is written: one JSON text of its row, the
- * columns by name (contract §14 fields), and its arrival for the batch's order. A buffered entry
- * lives up to a second, long enough for the garbage collector to copy whatever it references: a
- * string is one object, the graphs it was made from are many. The batch goes to the database as
- * one JSON array of these texts (JournalStore.insert).
+ * An entry as the writer buffers it until its batch is written: its columns as text (JSON text for
+ * query, request, response and hints), in JOURNAL_ROW_COLUMNS order, and its arrival for the
+ * batch's order. A buffered entry lives until its batch is written, long enough for the garbage
+ * collector to copy whatever it references: a few strings are a few objects, the graphs they were
+ * made from are many. The store sends a batch as COPY text or as a text array per column
+ * (JournalStore.insert).
  */
 export interface JournalRow {
   arrivedAtMs: number;
-  json: string;
+  values: ReadonlyArray<string | null>;
 }
 
 export function journalRow(entry: NewJournalEntry): JournalRow {
   return {
     arrivedAtMs: entry.arrivedAt.getTime(),
-    json: JSON.stringify({
-      sandbox_id: entry.sandboxId,
-      request_id: entry.requestId,
-      arrived_at: entry.arrivedAt,
-      at: entry.at,
-      method: entry.method,
-      path: entry.path,
-      query: entry.query,
-      status: entry.status,
-      duration_ms: entry.durationMs,
-      caller_kind: entry.caller.kind,
-      caller_id: entry.caller.id ?? null,
-      reason_code: entry.reasonCode,
-      request: entry.request,
-      response: entry.response,
-      hints: entry.hints,
-      hint_codes: entry.hints.map((hint) => hint.code),
-      replayed: entry.replayed,
-    }),
+    values: [
+      entry.sandboxId,
+      entry.requestId,
+      entry.arrivedAt.toISOString(),
+      entry.at.toISOString(),
+      entry.method,
+      entry.path,
+      JSON.stringify(entry.query),
+      String(entry.status),
+      String(entry.durationMs),
+      entry.caller.kind,
+      entry.caller.id ?? null,
+      entry.reasonCode,
+      entry.request,
+      entry.response,
+      JSON.stringify(entry.hints),
+      // Hint codes are upper-case letters and underscores: an array literal needs no quoting.
+      `{${entry.hints.map((hint) => hint.code).join(',')}}`,
+      entry.replayed ? 'true' : 'false',
+    ],
   };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxConfig } from '../config/sandbox-config';
@@ -8,7 +9,7 @@ import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sand
 import { SandboxContext } from '../sandbox/sandbox-context';
 import type { Hint } from './hint-catalogue';
 import { JournalCertificates } from './journal-certificates';
-import { redactBody, redactHeaders, redactQuery, type RecordedBody } from './journal-redaction';
+import { recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
 import { JournalWriter } from './journal-writer';
 import { RequestCaller } from './request-caller';
 import { RequestHints } from './request-hints';
@@ -28,8 +29,13 @@ interface Recording {
   arrivedAt: Date;
   startedMs: number;
   hints: Hint[];
-  chunks: Buffer[];
+  /** What the answer wrote, as written (express writes a JSON answer as one string). */
+  chunks: Array<string | Buffer>;
   bytes: number;
+  /** The answer was written by `res.json`: its text is JSON.stringify's (see recordedStringifiedJson). */
+  stringified: boolean;
+  /** `end` was called: the answer is complete. */
+  ended: boolean;
   /** The answer is an Idempotency-Key replay (contract §15): no hints, `replayed: true`. */
   replayed: boolean;
 }
@@ -59,6 +65,9 @@ export function hintsOf(request: IncomingMessage): Hint[] | undefined {
  */
 @Injectable()
 export class JournalRecorder {
+  /** Answers ended in this turn of the event loop, their entries not built yet. */
+  private endedAnswers: Array<{ req: Request; res: Response; recording: Recording }> = [];
+
   constructor(
     private readonly config: SandboxConfig,
     private readonly writer: JournalWriter,
@@ -66,14 +75,69 @@ export class JournalRecorder {
     private readonly clock: SandboxClock,
   ) {}
 
+  /**
+   * Installs the capture on the app's response prototype (express's `app.response`, which every
+   * answer of this app inherits from), once: each method finds its answer's recording. Methods set
+   * on every response object instead would change its shape and slow each later use of it (issue
+   * 16, measured: most of what recording cost a request).
+   */
+  install(app: NestExpressApplication): void {
+    if (!this.config.journal) return;
+    const prototype = (app.getHttpAdapter().getInstance() as { response: Response }).response;
+    const onEnded = (req: Request, res: Response, recording: Recording) => this.ended(req, res, recording);
+    // The inherited methods: express's json, Node's writeHead, write and end.
+    const { json, writeHead, write, end } = prototype as unknown as Record<'json' | 'writeHead' | 'write' | 'end', (...args: unknown[]) => unknown>;
+    Object.assign(prototype, {
+      json(this: Response, ...args: unknown[]) {
+        const recording = recordingOf(this);
+        if (recording) recording.stringified = true;
+        return json.apply(this, args);
+      },
+      // Node sends headers through writeHead, also implicitly on the first write: the last moment to add one.
+      writeHead(this: Response, ...args: unknown[]) {
+        const recording = recordingOf(this);
+        const header = recording && !recording.replayed ? RequestHints.header(recording.hints) : undefined;
+        if (header && !this.headersSent) this.setHeader(SANDBOX_HINTS_HEADER, header);
+        return writeHead.apply(this, args);
+      },
+      write(this: Response, ...args: unknown[]) {
+        const recording = recordingOf(this);
+        if (recording) keep(recording, args[0], args[1]);
+        return write.apply(this, args);
+      },
+      end(this: Response, ...args: unknown[]) {
+        const recording = recordingOf(this);
+        if (!recording || recording.ended) return end.apply(this, args);
+        keep(recording, args[0], args[1]);
+        recording.ended = true;
+        const ended = end.apply(this, args);
+        onEnded(this.req, this, recording);
+        return ended;
+      },
+    });
+  }
+
+  /**
+   * An answer has been handed to Node: its entry is built after the current turn of the event loop
+   * (one timer for all the answers of a turn), so building it delays no answer.
+   */
+  private ended(req: Request, res: Response, recording: Recording): void {
+    this.endedAnswers.push({ req, res, recording });
+    if (this.endedAnswers.length === 1) setImmediate(this.finishEnded);
+  }
+
+  private readonly finishEnded = (): void => {
+    const answers = this.endedAnswers;
+    this.endedAnswers = [];
+    for (const { req, res, recording } of answers) this.finish(req, res, recording);
+  };
+
   /** The middleware, right after the sandbox routing. */
-  readonly begin = (req: Request, res: Response, next: NextFunction): void => {
+  readonly begin = (req: Request, _res: Response, next: NextFunction): void => {
     if (!this.config.journal) return next();
     // Arrival is real time (contract §14: since/until and retention are real), the duration monotonic.
-    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, replayed: false };
+    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
     recordings.set(req, recording);
-    capture(res, recording);
-    res.once('finish', () => setImmediate(() => this.finish(req, res, recording)));
     next();
   };
 
@@ -85,7 +149,8 @@ export class JournalRecorder {
       const durationMs = Math.max(0, Math.round(performance.now() - recording.startedMs));
       const describe = this.certificates.describe;
       const response = responseBody(res, recording, describe);
-      const request: Record<string, unknown> = { headers: redactHeaders(req.headers, describe), ...(hasBody(req) ? redactBody(req.body, req.headers['content-type'], describe) : {}) };
+      const requestBody = hasBody(req) ? recordedBody(req.body, req.headers['content-type'], describe) : '';
+      const request = `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`;
       // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
       // (a frozen clock read the same then).
       const at = SandboxContext.run(sandboxId, () => (this.clock.frozen ? this.clock.now() : new Date(this.clock.now().getTime() - durationMs)));
@@ -100,9 +165,9 @@ export class JournalRecorder {
         status: res.statusCode,
         durationMs,
         caller: RequestCaller.of(req),
-        reasonCode: res.statusCode >= 400 ? reasonCodeOf(response.body) : null,
+        reasonCode: res.statusCode >= 400 ? reasonCodeOf(response) : null,
         request,
-        response: { ...response },
+        response: `{${response}}`,
         hints: recording.hints,
         replayed: recording.replayed,
       });
@@ -112,32 +177,18 @@ export class JournalRecorder {
   }
 }
 
-/** Keeps what the answer writes (up to the capture limit) and adds Sandbox-Hints to its headers. */
-function capture(res: ServerResponse, recording: Recording): void {
-  const keep = (chunk: unknown, encoding: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
-    recording.bytes += buffer.length;
-    if (recording.bytes <= CAPTURE_LIMIT_BYTES) recording.chunks.push(buffer);
-  };
-  // The originals, bound to this response (the wrappers below replace them on it alone).
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  // Node sends headers through writeHead, also implicitly on the first write: the last moment to add one.
-  res.writeHead = (...args: unknown[]) => {
-    const header = recording.replayed ? undefined : RequestHints.header(recording.hints);
-    if (header && !res.headersSent) res.setHeader(SANDBOX_HINTS_HEADER, header);
-    return writeHead(...args);
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return write(chunk, ...rest);
-  }) as typeof res.write;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return end(chunk, ...rest);
-  }) as typeof res.end;
+/** The recording of the answer's request (express links each answer to its request). */
+function recordingOf(res: Response): Recording | undefined {
+  return res.req ? recordings.get(res.req) : undefined;
+}
+
+/** Keeps what the answer writes, up to the capture limit. */
+function keep(recording: Recording, chunk: unknown, encoding: unknown): void {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+  const text = typeof chunk === 'string' && (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8' || typeof encoding === 'function');
+  const kept = text ? chunk : Buffer.isBuffer(chunk) ? chunk : typeof chunk === 'string' ? Buffer.from(chunk, encoding as BufferEncoding) : Buffer.from(chunk as Uint8Array);
+  recording.bytes += typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
+  if (recording.bytes <= CAPTURE_LIMIT_BYTES) recording.chunks.push(kept);
 }
 
 /**
@@ -166,7 +217,8 @@ function recordedPath(method: string, path: string): boolean {
 
 function queryOf(req: Request): Record<string, unknown> {
   const query: unknown = req.query;
-  return query && typeof query === 'object' ? { ...(query as Record<string, unknown>) } : {};
+  // redactQuery copies it.
+  return query && typeof query === 'object' ? (query as Record<string, unknown>) : {};
 }
 
 /** Whether the request carried a body (the parsers leave an empty object or nothing otherwise). */
@@ -174,20 +226,24 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-function responseBody(res: Response, recording: Recording, describe: Parameters<typeof redactBody>[2]): RecordedBody {
+/** The response's recorded body members (see recordedBody). */
+function responseBody(res: Response, recording: Recording, describe: CertificateDescriber): string {
   const type = res.getHeader('content-type');
   const contentType = typeof type === 'string' ? type : undefined;
-  if (recording.bytes === 0) return {};
+  if (recording.bytes === 0) return '';
   if (recording.bytes > CAPTURE_LIMIT_BYTES) {
-    return { body: `[${(contentType ?? 'no content type').split(';')[0]}, ${recording.bytes} bytes]`, body_truncated: true };
+    return `"body":${JSON.stringify(`[${(contentType ?? 'no content type').split(';')[0]}, ${recording.bytes} bytes]`)},"body_truncated":true`;
   }
-  return redactBody(Buffer.concat(recording.chunks).toString('utf8'), contentType, describe);
+  const { chunks } = recording;
+  const text = chunks.length === 1 && typeof chunks[0] === 'string' ? chunks[0] : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))).toString('utf8');
+  return (recording.stringified ? recordedStringifiedJson(text) : undefined) ?? recordedBody(text, contentType, describe);
 }
 
-/** The code of a problem answer (`reason.code`), or of an RFC 6749 error answer (`error`). */
-function reasonCodeOf(body: unknown): string | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  const { reason, error } = body as { reason?: { code?: unknown }; error?: unknown };
+/** The code of a problem answer (`reason.code`), or of an RFC 6749 error answer (`error`), from its recorded body members. */
+function reasonCodeOf(members: string): string | null {
+  if (!members.startsWith('"body":{')) return null;
+  const { body } = JSON.parse(`{${members}}`) as { body: { reason?: { code?: unknown }; error?: unknown } };
+  const { reason, error } = body;
   if (reason && typeof reason.code === 'string') return reason.code;
   return typeof error === 'string' ? error : null;
 }

@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { JOURNAL_BODY_LIMIT_BYTES, JOURNAL_REDACTED, redactBody, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
+import { JOURNAL_BODY_LIMIT_BYTES, JOURNAL_REDACTED, recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
+
+/** A recorded body as its entry shows it (the members recordedBody writes, read back). */
+function redactBody(body: unknown, contentType: string, describe: CertificateDescriber): { body?: unknown; body_truncated?: true } {
+  return JSON.parse(`{${recordedBody(body, contentType, describe)}}`) as { body?: unknown; body_truncated?: true };
+}
 
 /** The certificate lib's reading, played: any PEM certificate is PSDSE-TEST-1's. */
 const readCertificate: CertificateDescriber = (value) => (value.includes('BEGIN CERTIFICATE') ? { organization_id: 'PSDSE-TEST-1', sha256: 'f'.repeat(64) } : null);
@@ -34,6 +39,8 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
           for (const body of [document, JSON.stringify(document), Buffer.from(JSON.stringify(document))]) {
             expect(leaks(redactBody(body, 'application/json; charset=utf-8', readCertificate), planted)).toBe(false);
           }
+          // An answer's JSON.stringify text is never kept as it is when it holds a secret.
+          expect(recordedStringifiedJson(JSON.stringify(document))).toBeUndefined();
         }), { numRuns: 5 }),
       ),
       { numRuns: 60 },
@@ -77,6 +84,7 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
           page: `/sandbox/eid?pending_code=${planted}`,
         };
         expect(leaks(redactBody(body, 'application/json', readCertificate), planted)).toBe(false);
+        expect(recordedStringifiedJson(JSON.stringify(body))).toBeUndefined();
       }),
     );
   });
@@ -106,5 +114,23 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
   it('a body that is neither JSON nor a form is described by type and size only (an HTML page may embed secrets)', () => {
     expect(redactBody('<html>autostart S3CR3Tabc</html>', 'text/html; charset=utf-8', readCertificate)).toEqual({ body: '[text/html, 32 bytes]' });
     expect(redactBody('{not json S3CR3Tabc', 'application/json', readCertificate)).toEqual({ body: '[unparsable JSON, 19 bytes]' });
+  });
+
+  it('an answer\'s JSON.stringify text is kept as it is only when redaction would keep it the same (issue 16: no parse on the hot path)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        const kept = recordedStringifiedJson(text);
+        if (kept !== undefined) expect(kept).toBe(recordedBody(text, 'application/json', readCertificate));
+      }),
+      { numRuns: 500 },
+    );
+    // An accounts list, an eid status: nothing secret in them, no parse needed.
+    const accounts = JSON.stringify({ accounts: [{ resourceId: 'a-1', iban: 'SE4550000000058398257466', currency: 'SEK', _links: { balances: { href: '/v2/accounts/a-1/balances' } } }] });
+    expect(recordedStringifiedJson(accounts)).toBe(`"body":${accounts}`);
+    // toLowerCase reads the Kelvin sign as a "k": "to\u212Aen" is a token to the redactor, so to the scan.
+    expect(recordedStringifiedJson(JSON.stringify({ ['to\u212Aen']: 'S3CR3Tabcdefabcdefabcdef' }))).toBeUndefined();
+    // Over the size limit: the parse and cut of recordedBody.
+    expect(recordedStringifiedJson(JSON.stringify({ text: 'x'.repeat(JOURNAL_BODY_LIMIT_BYTES) }))).toBeUndefined();
   });
 });

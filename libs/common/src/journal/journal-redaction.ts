@@ -15,8 +15,19 @@ export interface CertificateSummary {
 /** Reads a certificate header or field (PEM or base64 DER); null when it is not one. Given by the lib that parses certificates. */
 export type CertificateDescriber = (value: string) => CertificateSummary | null;
 
+/** Names normalized so far: bodies repeat the same few (bounded, for the names are the clients'). */
+const NORMALIZED = new Map<string, string>();
+const NORMALIZED_KEPT = 2000;
+
 /** "accessToken", "access-token" and "ACCESS_TOKEN" are one name. */
-const normalized = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
+function normalized(name: string): string {
+  let result = NORMALIZED.get(name);
+  if (result === undefined) {
+    result = name.toLowerCase().replace(/[-_]/g, '');
+    if (NORMALIZED.size < NORMALIZED_KEPT) NORMALIZED.set(name, result);
+  }
+  return result;
+}
 
 /** Form and query parameters whose value is a secret: the log's list (issue 13). */
 const SECRET_PARAMETERS = new Set([...SECRET_QUERY_PARAMETERS].map(normalized));
@@ -53,6 +64,17 @@ const SECRET_FIELDS = new Set(
     'pkcs12_password',
   ].map(normalized),
 );
+
+/**
+ * Every secret field's name holds one of these: a text without any, in any case and with `-` or `_`
+ * between their letters, names no secret field (checked below, for the list above may grow).
+ */
+const SECRET_NAME_FRAGMENTS = ['token', 'code', 'key', 'secret', 'password', 'pkcs', 'assertion', 'qr'];
+for (const name of SECRET_FIELDS) {
+  if (!SECRET_NAME_FRAGMENTS.some((fragment) => name.includes(fragment))) throw new Error(`the secret field ${name} holds none of SECRET_NAME_FRAGMENTS: add one`);
+}
+/** Unicode case folding (`u`): the Kelvin sign is a "k" to toLowerCase, so to normalized(), too. */
+const SECRET_NAME_FRAGMENT = new RegExp(SECRET_NAME_FRAGMENTS.map((fragment) => [...fragment].join('[-_]*')).join('|'), 'iu');
 
 const FORM = 'application/x-www-form-urlencoded';
 /** A form (as text, or as the parser's object) is read by both lists: its names are parameters and fields alike. */
@@ -118,26 +140,37 @@ export function redactQuery(query: Record<string, unknown>, describe: Certificat
   return redactJson(query, describe, SECRET_PARAMETERS) as Record<string, unknown>;
 }
 
-export interface RecordedBody {
-  body?: unknown;
-  body_truncated?: true;
-}
-
 /**
- * A request or response body as the journal keeps it: JSON and form bodies parsed and redacted
- * (a form by the parameter list, as at the token endpoints), anything else described by type and
- * size only (an HTML page may embed secrets); over 4 KB serialized, the first 4 KB as a string.
+ * A request or response body as the journal keeps it, as the JSON members it adds to its entry's
+ * `request` or `response`: none, `"body":…`, or `"body":…,"body_truncated":true`. JSON and form
+ * bodies are parsed and redacted (a form by the parameter list, as at the token endpoints), anything
+ * else is described by type and size only (an HTML page may embed secrets); over 4 KB serialized,
+ * the first 4 KB as a string (contract §14). Text, because that is what the writer stores: the
+ * body is serialized once.
  */
-export function redactBody(body: unknown, contentType: string | undefined, describe: CertificateDescriber): RecordedBody {
-  if (body === undefined || body === null || body === '') return {};
+export function recordedBody(body: unknown, contentType: string | undefined, describe: CertificateDescriber): string {
+  if (body === undefined || body === null || body === '') return '';
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
   let redacted: unknown;
   if (typeof text !== 'string') redacted = redactJson(text, describe, type === FORM ? FORM_SECRETS : SECRET_FIELDS);
   else if (type === FORM) redacted = redactJson(Object.fromEntries(new URLSearchParams(text)), describe, FORM_SECRETS);
   else if (type === 'application/json' || type.endsWith('+json')) redacted = parsedJson(text, describe);
-  else return { body: `[${type || 'no content type'}, ${Buffer.byteLength(text)} bytes]` };
+  else return `"body":${JSON.stringify(`[${type || 'no content type'}, ${Buffer.byteLength(text)} bytes]`)}`;
   return limited(redacted);
+}
+
+/**
+ * The recorded body members of a JSON text that JSON.stringify wrote (an answer's `res.json`), when
+ * a scan of the text shows that it holds no secret: no fragment of a secret field's name, no PEM
+ * block, no parameter (`=`), and it is within the size limit. JSON.stringify escapes no
+ * letter, digit, `-` or `_`, so every such name appears in the text as the name itself. Undefined:
+ * the text needs recordedBody. Most answers pass, and skip the parse, copy and second serialization.
+ */
+export function recordedStringifiedJson(text: string): string | undefined {
+  if (text.length > JOURNAL_BODY_LIMIT_BYTES / 3 && Buffer.byteLength(text, 'utf8') > JOURNAL_BODY_LIMIT_BYTES) return undefined;
+  if (text.includes('-----') || text.includes('=') || SECRET_NAME_FRAGMENT.test(text)) return undefined;
+  return `"body":${text}`;
 }
 
 function parsedJson(text: string, describe: CertificateDescriber): unknown {
@@ -149,12 +182,12 @@ function parsedJson(text: string, describe: CertificateDescriber): unknown {
   }
 }
 
-function limited(value: unknown): RecordedBody {
+function limited(value: unknown): string {
   const serialized = JSON.stringify(value);
   // Measured without a copy: most bodies are far under the limit.
-  if (Buffer.byteLength(serialized, 'utf8') <= JOURNAL_BODY_LIMIT_BYTES) return { body: value };
+  if (Buffer.byteLength(serialized, 'utf8') <= JOURNAL_BODY_LIMIT_BYTES) return `"body":${serialized}`;
   const bytes = Buffer.from(serialized, 'utf8');
   // Cut on a character boundary: a partial UTF-8 sequence at the end is dropped, not mangled.
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, JOURNAL_BODY_LIMIT_BYTES)).replace(/\uFFFD+$/, '');
-  return { body: head, body_truncated: true };
+  return `"body":${JSON.stringify(head)},"body_truncated":true`;
 }

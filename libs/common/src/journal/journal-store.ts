@@ -1,7 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { DataSource, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { SandboxConfig } from '../config/sandbox-config';
 import { returnedRows } from '../database/returned-rows';
-import type { JournalRow } from './journal-entry';
+import { JOURNAL_ROW_COLUMNS, type JournalRow } from './journal-entry';
+
+const COLUMN_LIST = JOURNAL_ROW_COLUMNS.join(', ');
+/** The columns' types, for the INSERT's casts from text. */
+const COLUMN_TYPES: Record<(typeof JOURNAL_ROW_COLUMNS)[number], string> = {
+  sandbox_id: 'text',
+  request_id: 'text',
+  arrived_at: 'timestamptz',
+  at: 'timestamptz',
+  method: 'text',
+  path: 'text',
+  status: 'smallint',
+  duration_ms: 'integer',
+  caller_kind: 'text',
+  caller_id: 'text',
+  reason_code: 'text',
+  query: 'json',
+  request: 'json',
+  response: 'json',
+  hints: 'json',
+  hint_codes: 'text[]',
+  replayed: 'boolean',
+};
+const COPY_ROWS = `COPY journal_entry (${COLUMN_LIST}) FROM STDIN`;
+/** PostgreSQL's foreign_key_violation: a row of a sandbox deleted since its request. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
  * The journal's statements that span sandboxes, outside SandboxDb's per-sandbox guard (allow-listed
@@ -10,38 +39,77 @@ import type { JournalRow } from './journal-entry';
  */
 @Injectable()
 export class JournalStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: SandboxConfig,
+  ) {}
 
   /**
-   * One INSERT for the whole batch, sent as one JSON array of the rows (one parameter whatever the
-   * batch size; the JSON columns nested as JSON, not escaped again inside text arrays). Entries of a
-   * sandbox deleted meanwhile are dropped by the join, which also holds the sandbox rows it keeps
-   * (FOR KEY SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the batch's
-   * order (numbered over the sorted rows: an identity default may be drawn in join order).
+   * Writes a batch in arrival order (`seq` follows it); the count written. On a PostgreSQL server
+   * one COPY: the cheapest way into a table, a third of the database time of the INSERT below
+   * (issue 16: the journal must not slow the hot paths). The embedded database's socket does not
+   * speak COPY's sub-protocol, and a batch holding an entry of a sandbox deleted since its request
+   * fails COPY's foreign key as a whole: both take the INSERT, which drops such entries.
    */
-  async insert(entries: readonly JournalRow[]): Promise<number> {
-    const rows: unknown = await this.dataSource.query(
-      `INSERT INTO journal_entry (seq, sandbox_id, request_id, arrived_at, at, method, path, query, status, duration_ms,
-                                  caller_kind, caller_id, reason_code, request, response, hints, hint_codes, replayed)
+  async insert(rows: readonly JournalRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const pool = this.config.databaseUrl ? (this.dataSource.driver as Partial<PostgresDriver>).master as Pool | undefined : undefined;
+    if (!pool) return this.insertJoined(rows);
+    try {
+      return await this.copy(pool, rows);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      return this.insertJoined(rows);
+    }
+  }
+
+  private async copy(pool: Pool, rows: readonly JournalRow[]): Promise<number> {
+    const { logger } = this.dataSource;
+    logger.logQuery(COPY_ROWS);
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      const stream = client.query(copyFrom(COPY_ROWS));
+      await new Promise<void>((resolve, reject) => {
+        stream.once('finish', resolve).once('error', reject);
+        for (const chunk of copyChunks(rows)) stream.write(chunk);
+        stream.end();
+      });
+      return stream.rowCount;
+    } catch (error) {
+      failure = error;
+      logger.logQueryError(error as Error, COPY_ROWS);
+      throw new QueryFailedError(COPY_ROWS, [], error as Error);
+    } finally {
+      // A connection whose COPY failed is closed, not handed back mid-protocol.
+      client.release(failure as Error | undefined);
+    }
+  }
+
+  /**
+   * One INSERT for the whole batch, sent as one text array per column (as many parameters whatever
+   * the batch size). The JSON columns are cast from their text: PostgreSQL's JSON functions would
+   * refuse an escaped NUL (`\u0000`) that a client sent, and fail the batch. Entries of a sandbox
+   * deleted meanwhile are dropped by the join, which also holds the sandbox rows it keeps (FOR KEY
+   * SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the batch's order
+   * (numbered over the sorted rows: an identity default may be drawn in join order).
+   */
+  private async insertJoined(rows: readonly JournalRow[]): Promise<number> {
+    const inserted: unknown = await this.dataSource.query(
+      `INSERT INTO journal_entry (seq, ${COLUMN_LIST})
        OVERRIDING SYSTEM VALUE
        SELECT nextval(pg_get_serial_sequence('journal_entry', 'seq')), kept.*
        FROM (
-         SELECT e.sandbox_id, e.request_id, e.arrived_at, e.at, e.method, e.path, e.query, e.status, e.duration_ms,
-                e.caller_kind, e.caller_id, e.reason_code, e.request, e.response, e.hints, e.hint_codes, e.replayed
-         FROM ROWS FROM (json_to_recordset($1::json) AS (
-                sandbox_id text, request_id text, arrived_at timestamptz, at timestamptz, method text, path text, query jsonb,
-                status smallint, duration_ms integer, caller_kind text, caller_id text, reason_code text, request jsonb,
-                response jsonb, hints jsonb, hint_codes text[], replayed boolean))
-              WITH ORDINALITY AS e(sandbox_id, request_id, arrived_at, at, method, path, query, status, duration_ms,
-                                   caller_kind, caller_id, reason_code, request, response, hints, hint_codes, replayed, n)
+         SELECT ${JOURNAL_ROW_COLUMNS.map((column) => `e.${column}::${COLUMN_TYPES[column]}`).join(', ')}
+         FROM unnest(${JOURNAL_ROW_COLUMNS.map((_, index) => `$${index + 1}::text[]`).join(', ')}) WITH ORDINALITY AS e(${COLUMN_LIST}, n)
          JOIN sandbox s ON s.id = e.sandbox_id
          ORDER BY e.n
          FOR KEY SHARE OF s
        ) kept
        RETURNING sandbox_id`,
-      [`[${entries.map((entry) => entry.json).join(',')}]`],
+      JOURNAL_ROW_COLUMNS.map((_, index) => rows.map((row) => row.values[index])),
     );
-    return returnedRows(rows).length;
+    return returnedRows(inserted).length;
   }
 
   /**
@@ -76,4 +144,33 @@ export class JournalStore {
     );
     return returnedRows(rows).length;
   }
+}
+
+/** COPY's text format: a line per row, tab-separated, `\N` for null, backslash escapes. */
+/** Text per write: short of V8's large objects, which only a full collection frees. */
+const COPY_CHUNK_CHARS = 32 * 1024;
+
+/** COPY's text format in chunks of whole lines: a line per row, tab-separated, `\N` for null, backslash escapes. */
+function copyChunks(rows: readonly JournalRow[]): string[] {
+  const chunks: string[] = [];
+  let text = '';
+  for (const row of rows) {
+    text += `${row.values.map(copyField).join('\t')}\n`;
+    if (text.length >= COPY_CHUNK_CHARS) {
+      chunks.push(text);
+      text = '';
+    }
+  }
+  if (text) chunks.push(text);
+  return chunks;
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = new RegExp(COPY_SPECIAL.source, 'g');
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  // Most values have nothing to escape: a test is cheaper than a replace.
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (special) => COPY_ESCAPES[special]) : value;
 }

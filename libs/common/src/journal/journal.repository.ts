@@ -20,8 +20,10 @@ export interface JournalFilter {
 }
 
 /** A stored entry as the journal's readers show it: as written, with its arrival sequence, its sandbox implied. */
-export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId'> {
+export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId' | 'request' | 'response'> {
   seq: string;
+  request: Record<string, unknown>;
+  response: Record<string, unknown>;
 }
 
 export interface JournalPage {
