@@ -9,28 +9,21 @@ export class JournalJsonColumns1763800050000 implements MigrationInterface {
   name = 'JournalJsonColumns1763800050000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      ALTER TABLE journal_entry
-        ALTER COLUMN query DROP DEFAULT,
-        ALTER COLUMN hints DROP DEFAULT,
-        ALTER COLUMN query TYPE json USING query::json,
-        ALTER COLUMN request TYPE json USING request::json,
-        ALTER COLUMN response TYPE json USING response::json,
-        ALTER COLUMN hints TYPE json USING hints::json,
-        ALTER COLUMN query SET DEFAULT '{}'::json,
-        ALTER COLUMN hints SET DEFAULT '[]'::json`);
+    await queryRunner.query(retypeJournalDocuments('json'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      ALTER TABLE journal_entry
-        ALTER COLUMN query DROP DEFAULT,
-        ALTER COLUMN hints DROP DEFAULT,
-        ALTER COLUMN query TYPE jsonb USING query::jsonb,
-        ALTER COLUMN request TYPE jsonb USING request::jsonb,
-        ALTER COLUMN response TYPE jsonb USING response::jsonb,
-        ALTER COLUMN hints TYPE jsonb USING hints::jsonb,
-        ALTER COLUMN query SET DEFAULT '{}'::jsonb,
-        ALTER COLUMN hints SET DEFAULT '[]'::jsonb`);
+    await queryRunner.query(retypeJournalDocuments('jsonb'));
   }
+}
+
+/** The four document columns as `type`, their defaults dropped around the conversion and set again in it. */
+function retypeJournalDocuments(type: 'json' | 'jsonb'): string {
+  return `
+    ALTER TABLE journal_entry
+      ALTER COLUMN query DROP DEFAULT,
+      ALTER COLUMN hints DROP DEFAULT,
+      ${['query', 'request', 'response', 'hints'].map((column) => `ALTER COLUMN ${column} TYPE ${type} USING ${column}::${type}`).join(',\n      ')},
+      ALTER COLUMN query SET DEFAULT '{}'::${type},
+      ALTER COLUMN hints SET DEFAULT '[]'::${type}`;
 }
