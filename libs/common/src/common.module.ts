@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessGuard } from './access/access.guard';
@@ -19,7 +19,7 @@ import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
-import { HeaderTextInterceptor } from './http/header-text.interceptor';
+import { HeaderTextGuard } from './http/header-text.guard';
 import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
@@ -33,7 +33,6 @@ import { JournalRetentionJob } from './journal/journal-retention.job';
 import { JournalStore } from './journal/journal-store';
 import { JournalWriter } from './journal/journal-writer';
 import { IdempotencyExpiryJob } from './idempotency/idempotency-expiry.job';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 
 /**
@@ -74,13 +73,14 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
     IdempotencyStore,
     IdempotencyExpiryJob,
     { provide: APP_GUARD, useClass: AccessGuard },
+    // After the credentials: the header checks (contract §1 order).
+    { provide: APP_GUARD, useClass: HeaderTextGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: HeaderTextInterceptor },
-    // After the header checks: the key is looked at after credentials and header validation (contract §1, §15).
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
   exports: [SandboxDb, SandboxRegistry, SandboxCreationLog, OpenApiDocument, RequestGates, Clock, SandboxClock, JobRegistry, JobRunner, AccessStrategyRegistry, PersonalNumberReader, PersonalNumberPipe,
-    JournalWriter, JournalCertificates, JournalRecorder, JournalRepository],
+    JournalWriter, JournalCertificates, JournalRecorder, JournalRepository,
+    // For IdempotencyInterceptor, which `@Idempotent()` binds on routes of every module.
+    IdempotencyStore],
 })
 export class CommonModule {}

@@ -81,7 +81,7 @@ export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
 export { IsDecimalNumber, isDecimalNumber, decimalPlaces } from './values/decimal-number';
 export { hasControlCharacter, findTextInputProblem, withoutNullFields, CONTROL_CHARACTER_RULE, PROTOTYPE_KEYS } from './values/text-input';
-export { TEXT_HEADERS } from './http/header-text.interceptor';
+export { TEXT_HEADERS } from './http/header-text.guard';
 export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';
 export {
   stockholmCalendarDate,
@@ -111,6 +111,6 @@ export { JournalRepository } from './journal/journal.repository';
 export type { JournalEntry, JournalFilter, JournalPage } from './journal/journal.repository';
 export { SANDBOX_HINTS_HEADER } from './journal/journal-recorder';
 export { Idempotent } from './idempotency/idempotent.decorator';
-export type { IdempotentOptions } from './idempotency/idempotent.decorator';
+export type { IdempotentOptions } from './idempotency/idempotency.interceptor';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency-key';
 export { IdempotencyExpiryJob } from './idempotency/idempotency-expiry.job';

@@ -12,8 +12,18 @@ import { SandboxContext } from '../sandbox/sandbox-context';
 import { IdempotencyGate } from './idempotency-gate';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencySecrets, type KeptAnswer, readIdempotencyKey } from './idempotency-key';
 import { LEASE_SECONDS, IdempotencyStore, type RecordOwner } from './idempotency.store';
-import { IDEMPOTENT_ROUTE, type IdempotentOptions } from './idempotent.decorator';
 import { ReplayedAnswer } from './replayed-answer';
+
+/** The route metadata `@Idempotent()` sets: its options. */
+export const IDEMPOTENT_ROUTE = 'sandbox:idempotent-route';
+
+export interface IdempotentOptions {
+  /**
+   * `service`: the records belong to the service, not to the request's sandbox (`POST /sandboxes`,
+   * contract §15), and expire on real time.
+   */
+  owner?: 'sandbox' | 'service';
+}
 
 /** How long an answer is kept: 24 hours of the sandbox clock (contract §15). */
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -27,8 +37,8 @@ const KEPT_HEADERS = ['Content-Type', 'Location', 'Retry-After', 'Deprecation', 
 export const SHOWN_ONCE_FIELDS: ReadonlySet<string> = new Set(['api_key', 'admin_key', 'demo_partner_key']);
 
 /**
- * Idempotency-Key on the routes marked `@Idempotent()` (contract §15). A global interceptor, so it
- * runs after the guard (credentials) and never on a route without the mark; without the header it
+ * Idempotency-Key on the routes marked `@Idempotent()` (contract §15), which binds it: it runs after
+ * the guards (credentials, header checks) and never on a route without the mark; without the header it
  * does nothing at all (a malformed header is 400 here). With it, once the pipes have validated the
  * input (the handler passes IdempotencyGate), one statement claims the key (committed before the
  * use case, so a duplicate on any instance sees it), or finds the record: another request's → 422,

@@ -1,17 +1,8 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { PassIdempotencyGate } from './idempotency-gate';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
-
-export const IDEMPOTENT_ROUTE = 'sandbox:idempotent-route';
-
-export interface IdempotentOptions {
-  /**
-   * `service`: the records belong to the service, not to the request's sandbox (`POST /sandboxes`,
-   * contract §15), and expire on real time.
-   */
-  owner?: 'sandbox' | 'service';
-}
+import { IDEMPOTENT_ROUTE, IdempotencyInterceptor, type IdempotentOptions } from './idempotency.interceptor';
 
 /** The description of the request header, for the OpenAPI document. */
 export const IDEMPOTENCY_KEY_DESCRIPTION =
@@ -23,11 +14,13 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
 /**
  * A creating POST that accepts `Idempotency-Key` (contract §15): IdempotencyInterceptor claims the
  * key after the credentials and the input validation (the handler passes its gate) and before the
- * use case, keeps the answer and replays it.
+ * use case, keeps the answer and replays it. Bound here, on the marked routes only: a route with no
+ * interceptor skips Nest's observable pipeline altogether (issue 19, the per-request cost).
  */
 export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
     PassIdempotencyGate(),
+    UseInterceptors(IdempotencyInterceptor),
     SetMetadata(IDEMPOTENT_ROUTE, { owner: options.owner ?? 'sandbox' } satisfies IdempotentOptions),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,

@@ -42,7 +42,10 @@ export class LoggingModule {
                 {
                   level: config.logLevel,
                   autoLogging: requestLines,
-                  redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+                  // Without request lines a request is logged as id, method and the redacted url only
+                  // (the serializer below): no req path to redact, and the logger of every request is
+                  // made without running the redaction (issue 19).
+                  redact: { paths: requestLines ? REDACTED_PATHS : REDACTED_PATHS.filter((path) => !path.startsWith('req.')), censor: '[Redacted]' },
                   genReqId: assignRequestId,
                   serializers: {
                     // The query is in the url, redacted by parameter name; its parsed copy is left out.
