@@ -36,6 +36,10 @@ export function configureHttp(app: INestApplication): void {
   const config = app.get(SandboxConfig);
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
+  // No ETag on answers: the bank's document shows none, so neither does the OpenAPI description, and
+  // a conditional GET answered 304 is not a behaviour of the bank; hashing every body also costs
+  // time on the hot paths (issue 19).
+  express.set('etag', false);
   express.set('trust proxy', config.trustProxy);
   answerClientErrors(express.getHttpServer());
   // The request id first: answers given before routing carry X-Request-Id too (contract §14).

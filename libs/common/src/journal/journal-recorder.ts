@@ -40,14 +40,24 @@ interface Recording {
   replayed: boolean;
 }
 
-const recordings = new WeakMap<IncomingMessage, Recording>();
+/**
+ * Where a request keeps its recording: a property of the request object, set on every request at the
+ * same point (so every request has the same shape) rather than a WeakMap entry, which costs a hash
+ * lookup on each of the answer's writes and extra work at every garbage collection (issue 19).
+ */
+const RECORDING = Symbol('journal recording');
+type Recorded = IncomingMessage & { [RECORDING]?: Recording };
+
+function recordingOfRequest(request: IncomingMessage): Recording | undefined {
+  return (request as Recorded)[RECORDING];
+}
 
 /**
  * Marks the request's answer as a replay of a kept answer (contract §15): it carries no
  * Sandbox-Hints (the replay ran nothing) and its entry says `"replayed": true` (contract §14).
  */
 export function markReplayed(request: IncomingMessage): void {
-  const recording = recordings.get(request);
+  const recording = recordingOfRequest(request);
   if (!recording) return;
   recording.replayed = true;
   recording.hints.length = 0;
@@ -55,7 +65,7 @@ export function markReplayed(request: IncomingMessage): void {
 
 /** The recorded request's hint list, for its sandbox context (undefined: not recorded). */
 export function hintsOf(request: IncomingMessage): Hint[] | undefined {
-  return recordings.get(request)?.hints;
+  return recordingOfRequest(request)?.hints;
 }
 
 /**
@@ -137,7 +147,7 @@ export class JournalRecorder {
     if (!this.config.journal) return next();
     // Arrival is real time (contract §14: since/until and retention are real), the duration monotonic.
     const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
-    recordings.set(req, recording);
+    (req as Recorded)[RECORDING] = recording;
     next();
   };
 
@@ -179,7 +189,7 @@ export class JournalRecorder {
 
 /** The recording of the answer's request (express links each answer to its request). */
 function recordingOf(res: Response): Recording | undefined {
-  return res.req ? recordings.get(res.req) : undefined;
+  return res.req ? recordingOfRequest(res.req) : undefined;
 }
 
 /** Keeps what the answer writes, up to the capture limit. */

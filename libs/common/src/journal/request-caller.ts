@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { JournalCaller } from './journal-entry';
 
-const callers = new WeakMap<IncomingMessage, JournalCaller>();
+/** A property of the request rather than a WeakMap entry (see the journal's recording). */
+const CALLER = Symbol('journal caller');
+type Identified = IncomingMessage & { [CALLER]?: JournalCaller };
 
 /**
  * The caller of a request as the journal records it (contract §14: what the request identified,
@@ -10,10 +12,10 @@ const callers = new WeakMap<IncomingMessage, JournalCaller>();
  */
 export const RequestCaller = {
   identify(request: IncomingMessage, caller: JournalCaller): void {
-    if (!callers.has(request)) callers.set(request, caller);
+    (request as Identified)[CALLER] ??= caller;
   },
 
   of(request: IncomingMessage): JournalCaller {
-    return callers.get(request) ?? { kind: 'anonymous' };
+    return (request as Identified)[CALLER] ?? { kind: 'anonymous' };
   },
 };
