@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto';
 import { ValidationFailed } from '../errors/domain-error';
 
 /** The request header (contract §15). */
@@ -59,15 +59,16 @@ const TAG_BYTES = 16;
  */
 export class IdempotencySecrets {
   readonly lookup: Buffer;
-  private readonly answerKey: Buffer;
-  private readonly fingerprintKey: Buffer;
+  // KeyObjects: on Node 24 a Buffer key costs HMAC and AES ~15 µs a call more than a KeyObject.
+  private readonly answerKey: KeyObject;
+  private readonly fingerprintKey: KeyObject;
 
   /** `scope`: the sandbox id, or '' for the service's own records; `caller`: who sent it. */
   constructor(scope: string, caller: string, key: string) {
     const owner = `${scope}\u0000${caller}`;
     this.lookup = createHash('sha256').update(`idempotency-lookup\u0000${owner}\u0000${key}`).digest();
-    this.answerKey = Buffer.from(hkdfSync('sha256', key, owner, 'idempotency-answer', 32));
-    this.fingerprintKey = Buffer.from(hkdfSync('sha256', key, owner, 'idempotency-fingerprint', 32));
+    this.answerKey = createSecretKey(Buffer.from(hkdfSync('sha256', key, owner, 'idempotency-answer', 32)));
+    this.fingerprintKey = createSecretKey(Buffer.from(hkdfSync('sha256', key, owner, 'idempotency-fingerprint', 32)));
   }
 
   fingerprint(request: RequestFingerprint): Buffer {
