@@ -57,6 +57,12 @@ describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §
     expectValidationFailed(await t.http.get('/health%FF'), '%FF');
   });
 
+  it('answers carry no ETag: the bank\'s document and the OpenAPI description show none', async () => {
+    for (const res of [await t.http.get('/admin/users').set(admin), await t.http.get('/health'), await t.http.get('/v2/accounts')]) {
+      expect(res.headers.etag).toBeUndefined();
+    }
+  });
+
   describe('bodies body-parser refuses', () => {
     it('a wrong charset on a JSON body: 400 VALIDATION_FAILED naming the charset, not 415 (contract §2)', async () => {
       const res = await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json; charset=latin1').send('{"name":"Latin AB"}');
