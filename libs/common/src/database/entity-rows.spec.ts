@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, DataSource, Entity, PrimaryColumn } from 'typeorm';
+import { isSandboxScoped } from '../sandbox/sandbox-db';
 import { entityRows } from './entity-rows';
 
 @Entity({ name: 'sample' })
@@ -126,6 +127,24 @@ describe('entityRows', () => {
     expect(rows.all([[row], 1])).toHaveLength(1);
     expect(rows.first([])).toBeNull();
     expect(rows.first([[], 0])).toBeNull();
+  });
+
+  it('inserts every column after the sandbox id, values in the same order, JSON columns as JSON text (issue 19: prepared inserts)', () => {
+    const rows = entityRows(dataSource, SampleEntity);
+    expect(rows.insert()).toBe(
+      'INSERT INTO sample (sandbox_id, sample_id, owner_personal_number, amount, loan_amount, transfer_date, end_date, signed_at, version, scopes, offer, created_at) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
+    );
+    expect(isSandboxScoped(rows.insert())).toBe(true);
+    const sample = rows.map(row);
+    expect(rows.values(sample)).toEqual([row.sample_id, '191212121212', '100.50', '2500000', '2026-11-24', null, signedAt, 3, ['AIS', 'PIS'], '{"rate":"3.45"}', createdAt]);
+  });
+
+  it('refuses to insert a row with a column left undefined (it would be NULL, not the column default), or with columns omitted', () => {
+    const rows = entityRows(dataSource, SampleEntity);
+    const sample = rows.map(row);
+    expect(() => rows.values({ ...sample, createdAt: undefined } as unknown as SampleEntity)).toThrow(/createdAt is undefined/);
+    expect(() => entityRows(dataSource, SampleEntity, ['scopes']).insert()).toThrow(/omitted/);
   });
 
   it('refuses a column name the list would have to quote', () => {

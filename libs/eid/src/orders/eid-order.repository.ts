@@ -10,8 +10,9 @@ export class EidOrderRepository {
 
   constructor(private readonly db: SandboxDb) {}
 
+  /** On the hot path of every eid start: one prepared statement. */
   async insert(order: EidOrderEntity): Promise<void> {
-    await this.db.insert(EidOrderEntity, order);
+    await this.db.query(this.rows.insert(), this.rows.values(order));
   }
 
   /** The hot path of every status and collect poll: one indexed read, no query builder. */

@@ -16,8 +16,9 @@ export class TransferRepository {
 
   constructor(private readonly db: SandboxDb) {}
 
+  /** On the hot path of transfer creation: one prepared statement. */
   async insert(transfer: TransferEntity): Promise<void> {
-    await this.db.insert(TransferEntity, transfer);
+    await this.db.query(this.rows.insert(), this.rows.values(transfer));
   }
 
   /** An occurrence of a recurring transfer; the unique (recurring, date) key makes a second booking a no-op. */
