@@ -53,6 +53,13 @@ if (SCALE && !SERVER) {
   console.error('--scale seeds a PostgreSQL server: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres); the embedded database is not measured at scale.');
   process.exit(2);
 }
+// The service runs with the Node flags of `npm start` (package.json), as a deployment runs it.
+const START_NODE_ARGS = (() => {
+  const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  const flags = /^node((?: --[^ ]+)*) dist\/apps\/api\/src\/main\.js$/.exec(start);
+  if (!flags) throw new Error(`package.json's start script is not "node [--flags] dist/apps/api/src/main.js": ${start}`);
+  return flags[1].split(' ').filter(Boolean);
+})();
 const CEILING_SCRIPT = resolve(process.env.BENCH_CEILING ?? '../shared/bench/ceiling.cjs');
 if (!existsSync(CEILING_SCRIPT)) {
   console.error(`the ceiling ${CEILING_SCRIPT} is missing (set BENCH_CEILING to its path)`);
@@ -154,7 +161,7 @@ async function startService(journal, databaseUrl) {
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'off', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0', JOURNAL: journal };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const service = startProcess([...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], env);
+  const service = startProcess([...START_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], env);
 
   async function call(method, path, { headers = {}, json, form } = {}) {
     const res = await fetch(`${base}${path}`, {
