@@ -159,6 +159,23 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       await t.admin.put(`/admin/users/${user}`, { name: 'X', kyc_completed: false }).expect(200);
       expectOAuthError(await tpp.refresh(rt), 403, 'kyc_required');
     });
+
+    it('a refusal without KYC spends none of the day\'s 4 uses and issues no access token (§4.2 rule 1, §5.5)', async () => {
+      const user = await newUser(t);
+      const code = await tpp.completedCode({ flow: 'authorize', user, scopes: 'AIS' });
+      const rt = (await tpp.exchange(code).expect(200)).body.refresh_token;
+      await tpp.refresh(rt).expect(200);
+      const tokensOfUser = async () =>
+        Number((await t.get(DataSource).query('SELECT count(*) AS n FROM psd2_access_token WHERE personal_number = $1', [user]))[0].n);
+      const issued = await tokensOfUser();
+      await t.admin.put(`/admin/users/${user}`, { name: 'X', kyc_completed: false }).expect(200);
+      for (let i = 0; i < 3; i++) expectOAuthError(await tpp.refresh(rt), 403, 'kyc_required');
+      expect(await tokensOfUser()).toBe(issued);
+      await t.admin.put(`/admin/users/${user}`, { name: 'X', kyc_completed: true }).expect(200);
+      for (let i = 0; i < 3; i++) await tpp.refresh(rt).expect(200);
+      expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
+      expect(await tokensOfUser()).toBe(issued + 3);
+    });
   });
 
   describe('grant_type=non_authenticated_token (§4.1, §4.2)', () => {

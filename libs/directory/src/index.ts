@@ -1,6 +1,7 @@
 export { DirectoryModule } from './directory.module';
 export { UserService } from './users/user.service';
 export type { SandboxUser, UserSettings } from './users/sandbox-user';
+export { kycAnswered } from './users/user.repository';
 export { CREDIT_DECISIONS } from './users/sandbox-user.entity';
 export type { CreditDecision } from './users/sandbox-user.entity';
 export { PartnerService } from './partners/partner.service';

@@ -1,3 +1,5 @@
+import type { Scope } from '../scopes';
+
 /** The grant an access token came from; routes state which they accept (contract §5). */
 export const TOKEN_KINDS = ['authenticate', 'authorize', 'non_authenticated'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -8,6 +10,8 @@ export const ACCESS_TOKEN_LIFETIME_S: Record<Exclude<TokenKind, 'non_authenticat
   authorize: 300,
 };
 export const REFRESHED_TOKEN_LIFETIME_S = 300;
+/** A refreshed access token is for AIS only (contract §5). */
+export const REFRESHED_SCOPES: readonly Scope[] = ['AIS'];
 export const REFRESH_TOKEN_LIFETIME_S = 15_552_000; // 180 days
 export const REFRESH_USES_PER_DAY = 4;
 export const CONSENT_LIFETIME_S = 15_552_000; // 180 days (bank §5.3)

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { returnedRows, SandboxCache, SandboxClock, SandboxDb } from '@app/common';
+import { kycAnswered } from '@app/directory';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
-import { REFRESH_USES_PER_DAY } from './token-kinds';
+import { REFRESHED_SCOPES, REFRESH_USES_PER_DAY } from './token-kinds';
 
 /** An access token's grant: its row without the hash and issue time. */
 export type AccessTokenGrant = Omit<Psd2AccessTokenEntity, 'tokenHash' | 'issuedAt'>;
 /** A grant as read back: with its issue time (a refused expired token's hint says how long it lived). */
 export type IssuedAccessToken = AccessTokenGrant & Pick<Psd2AccessTokenEntity, 'issuedAt'>;
+
+/** The access token a refresh token's use buys: AIS only, of REFRESHED_TOKEN_LIFETIME_S (contract §5). */
+export interface RefreshedAccessToken {
+  tokenHash: string;
+  expiresAt: Date;
+}
 
 export interface RefreshUse {
   personalNumber: string;
@@ -72,21 +79,29 @@ export class TokenRepository {
   }
 
   /**
-   * Counts one use of a refresh token, in one statement: only if it is this TPP's, unexpired, its
-   * consent has not lapsed and it has been used fewer than 4 times on `today` (Stockholm). Null when
-   * any of that fails; concurrent uses can never exceed the limit.
+   * Counts one use of a refresh token and issues the access token it buys, in one statement: only
+   * if the refresh token is this TPP's, unexpired, its consent has not lapsed, its user has answered
+   * KYC and it has been used fewer than 4 times on `today` (Stockholm). Null when any of that fails,
+   * and then nothing is counted or issued; concurrent uses can never exceed the limit.
    */
-  async useRefreshToken(tokenHash: string, tppId: string, now: Date, today: string): Promise<RefreshUse | null> {
+  async useRefreshToken(refresh: { tokenHash: string; tppId: string }, now: Date, today: string, access: RefreshedAccessToken): Promise<RefreshUse | null> {
     const rows = returnedRows<{ personal_number: string; uses_count: number }>(
       await this.db.query(
-        `UPDATE psd2_refresh_token r
-            SET uses_count = CASE WHEN r.uses_day = $5::date THEN r.uses_count + 1 ELSE 1 END,
-                uses_day = $5::date
-          WHERE r.sandbox_id = $1 AND r.token_hash = $2 AND r.tpp_id = $3 AND r.expires_at > $4
-            AND (r.uses_day IS DISTINCT FROM $5::date OR r.uses_count < $6)
-            AND EXISTS (SELECT 1 FROM psd2_consent c WHERE c.sandbox_id = $1 AND c.id = r.consent_id AND c.expires_at > $4)
-          RETURNING r.personal_number, r.uses_count`,
-        [tokenHash, tppId, now, today, REFRESH_USES_PER_DAY],
+        `WITH used AS (
+           UPDATE psd2_refresh_token r
+              SET uses_count = CASE WHEN r.uses_day = $5::date THEN r.uses_count + 1 ELSE 1 END,
+                  uses_day = $5::date
+            WHERE r.sandbox_id = $1 AND r.token_hash = $2 AND r.tpp_id = $3 AND r.expires_at > $4
+              AND (r.uses_day IS DISTINCT FROM $5::date OR r.uses_count < $6)
+              AND EXISTS (SELECT 1 FROM psd2_consent c WHERE c.sandbox_id = $1 AND c.id = r.consent_id AND c.expires_at > $4)
+              AND ${kycAnswered('r.personal_number')}
+            RETURNING r.personal_number, r.uses_count
+         ), issued AS (
+           INSERT INTO psd2_access_token (sandbox_id, token_hash, kind, tpp_id, personal_number, scopes, issued_at, expires_at)
+           SELECT $1, $7, 'authorize', $3, used.personal_number, $8, $4, $9 FROM used
+         )
+         SELECT personal_number, uses_count FROM used`,
+        [refresh.tokenHash, refresh.tppId, now, today, REFRESH_USES_PER_DAY, access.tokenHash, REFRESHED_SCOPES, access.expiresAt],
       ),
     );
     return rows[0] ? { personalNumber: rows[0].personal_number, usesToday: Number(rows[0].uses_count) } : null;

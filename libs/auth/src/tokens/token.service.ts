@@ -27,6 +27,7 @@ import {
   CONSENT_LIFETIME_S,
   PENDING_CODE_EXCHANGE_WINDOW_S,
   REFRESH_TOKEN_LIFETIME_S,
+  REFRESHED_SCOPES,
   REFRESHED_TOKEN_LIFETIME_S,
   REFRESH_USES_PER_DAY,
   type TokenKind,
@@ -110,23 +111,29 @@ export class TokenService {
     return response;
   }
 
-  /** An AIS-only access token of 5 minutes; the refresh token is not rotated (contract §5). */
+  /**
+   * An AIS-only access token of 5 minutes; the refresh token is not rotated (contract §5). The use
+   * is counted and the token issued in one statement; only when it refuses are the reasons read,
+   * in the order the contract §2 table answers them (unknown, no KYC, expired or used up).
+   */
   private async refresh(refreshToken: string, client: Psd2Client): Promise<TokenResponseDto> {
     const tokenHash = hashSecret(refreshToken);
-    const owner = await this.tokens.findRefreshTokenOwner(tokenHash, client.tpp.id);
-    if (!owner) throw invalidGrant('Unknown refresh_token (or another TPP\'s).');
-    await this.requireKyc(owner);
     const now = this.clock.now();
     const today = stockholmToday(now);
-    const use = await this.tokens.useRefreshToken(tokenHash, client.tpp.id, now, today);
+    const accessToken = newSecret();
+    const access = { tokenHash: hashSecret(accessToken), expiresAt: new Date(now.getTime() + seconds(REFRESHED_TOKEN_LIFETIME_S)) };
+    const use = await this.tokens.useRefreshToken({ tokenHash, tppId: client.tpp.id }, now, today, access);
     if (!use) {
+      const owner = await this.tokens.findRefreshTokenOwner(tokenHash, client.tpp.id);
+      if (!owner) throw invalidGrant('Unknown refresh_token (or another TPP\'s).');
+      await this.requireKyc(owner);
       if (await this.tokens.refreshLimitReached(tokenHash, client.tpp.id, today)) {
         RequestHints.raise('REFRESH_LIMIT_REACHED', { retryAt: formatStockholmOffset(stockholmInstant(addDays(today, 1))) });
       }
       throw invalidGrant('The refresh_token has expired, its consent has lapsed, or it was used 4 times today (Stockholm time).');
     }
     if (use.usesToday === REFRESH_USES_PER_DAY) RequestHints.raise('REFRESH_LAST_USE_TODAY');
-    return this.accessToken({ kind: 'authorize', tppId: client.tpp.id, personalNumber: owner, scopes: ['AIS'], lifetimeS: REFRESHED_TOKEN_LIFETIME_S }, now);
+    return { access_token: accessToken, expires_in: REFRESHED_TOKEN_LIFETIME_S, token_type: 'bearer', scope: scopeText(REFRESHED_SCOPES) };
   }
 
   /** Bank §4.1: no eid at the token step; the scopes are the certificate's roles, the lifetime the TPP's setting. */

@@ -3,6 +3,14 @@ import { type PersonalNumber, SandboxDb } from '@app/common';
 import { SandboxUserEntity } from './sandbox-user.entity';
 import { SandboxUser } from './sandbox-user';
 
+/**
+ * For another lib's statement that must refuse a user without KYC in the same step, so that a
+ * refusal spends nothing (bank §4.2 rule 1): holds when the user `personalNumber` (an SQL
+ * expression) exists in the statement's sandbox (`$1`) and has answered KYC.
+ */
+export const kycAnswered = (personalNumber: string): string =>
+  `EXISTS (SELECT 1 FROM sandbox_user u WHERE u.sandbox_id = $1 AND u.personal_number = ${personalNumber} AND u.kyc_completed)`;
+
 @Injectable()
 export class UserRepository {
   /** A SandboxUser: the entity but for its bookkeeping times. */
