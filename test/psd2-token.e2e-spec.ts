@@ -203,8 +203,13 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       expectOAuthError(await tpp.nonAuthenticated('199001011239'), 400, 'invalid_grant');
     });
 
-    it('refuses a user without KYC with 403 kyc_required (§4.2 rule 1)', async () => {
-      expectOAuthError(await tpp.nonAuthenticated(await newUser(t, { kyc: false })), 403, 'kyc_required');
+    it('refuses a user without KYC with 403 kyc_required and issues nothing (§4.2 rule 1)', async () => {
+      const user = await newUser(t, { kyc: false });
+      expectOAuthError(await tpp.nonAuthenticated(user), 403, 'kyc_required');
+      const stored = await t.get(DataSource).query('SELECT count(*) AS n FROM psd2_access_token WHERE personal_number = $1', [user]);
+      expect(Number(stored[0].n)).toBe(0);
+      await t.admin.put(`/admin/users/${user}`, { name: 'X', kyc_completed: true }).expect(200);
+      await tpp.nonAuthenticated(user).expect(200);
     });
   });
 

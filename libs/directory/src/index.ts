@@ -10,6 +10,7 @@ export { PartnerAuth, CurrentPartner, PARTNER_STRATEGY } from './partners/partne
 export { PartnerCredentials, EndUserCredentials } from './partners/partner-credentials';
 export type { EndUser, PartnerCredentialResolver } from './partners/partner-credentials';
 export { TppRegistry } from './tpps/tpp-registry.service';
+export { nonAuthenticatedTokenLifetime } from './tpps/tpp.repository';
 export type { Tpp, TppIdentity, TppRef, TppSettings } from './tpps/tpp';
 export { tppIdentifier } from './tpps/tpp';
 export { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S } from './tpps/tpp.entity';

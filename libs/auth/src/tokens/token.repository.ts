@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { returnedRows, SandboxCache, SandboxClock, SandboxDb } from '@app/common';
-import { kycAnswered } from '@app/directory';
+import { kycAnswered, nonAuthenticatedTokenLifetime } from '@app/directory';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './token.entities';
 import { REFRESHED_SCOPES, REFRESH_USES_PER_DAY } from './token-kinds';
 
@@ -8,6 +8,9 @@ import { REFRESHED_SCOPES, REFRESH_USES_PER_DAY } from './token-kinds';
 export type AccessTokenGrant = Omit<Psd2AccessTokenEntity, 'tokenHash' | 'issuedAt'>;
 /** A grant as read back: with its issue time (a refused expired token's hint says how long it lived). */
 export type IssuedAccessToken = AccessTokenGrant & Pick<Psd2AccessTokenEntity, 'issuedAt'>;
+
+/** What a non-authenticated token is bound to; its lifetime is the TPP's setting. */
+export type NonAuthenticatedGrant = Pick<Psd2AccessTokenEntity, 'tppId' | 'personalNumber' | 'scopes'>;
 
 /** The access token a refresh token's use buys: AIS only, of REFRESHED_TOKEN_LIFETIME_S (contract §5). */
 export interface RefreshedAccessToken {
@@ -46,6 +49,23 @@ export class TokenRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [tokenHash, grant.kind, grant.tppId, grant.personalNumber, grant.scopes, issuedAt, grant.expiresAt],
     );
+  }
+
+  /**
+   * A non-authenticated token (bank §4.1) that lives the TPP's configured lifetime (contract §8),
+   * issued in one statement only if its user has answered KYC (bank §4.2 rule 1). Answers the
+   * lifetime in seconds, or null when refused (nothing issued).
+   */
+  async insertNonAuthenticatedToken(tokenHash: string, grant: NonAuthenticatedGrant, issuedAt: Date): Promise<number | null> {
+    const rows: Array<{ lifetime_s: number }> = await this.db.query(
+      `INSERT INTO psd2_access_token (sandbox_id, token_hash, kind, tpp_id, personal_number, scopes, issued_at, expires_at)
+       SELECT $1, $2, 'non_authenticated', $3, $4, $5, $6, $6::timestamptz + make_interval(secs => tpp.lifetime_s)
+         FROM (SELECT ${nonAuthenticatedTokenLifetime('$3')} AS lifetime_s) tpp
+        WHERE tpp.lifetime_s IS NOT NULL AND ${kycAnswered('$4')}
+       RETURNING extract(epoch FROM expires_at - issued_at)::integer AS lifetime_s`,
+      [tokenHash, grant.tppId, grant.personalNumber, grant.scopes, issuedAt],
+    );
+    return rows[0] ? Number(rows[0].lifetime_s) : null;
   }
 
   /**

@@ -14,7 +14,7 @@ import {
   stockholmToday,
   ValidationFailed,
 } from '@app/common';
-import { TppRegistry, UserService } from '@app/directory';
+import { UserService } from '@app/directory';
 import { EidOrderService, isOpenOrder } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
 import type { Psd2Client } from '../certificate/psd2-client';
@@ -46,7 +46,6 @@ export class TokenService {
     private readonly authorizations: Psd2AuthorizationRepository,
     private readonly eid: EidOrderService,
     private readonly users: UserService,
-    private readonly tpps: TppRegistry,
     private readonly personalNumbers: PersonalNumberReader,
     private readonly clock: Clock,
   ) {}
@@ -133,7 +132,7 @@ export class TokenService {
       throw invalidGrant('The refresh_token has expired, its consent has lapsed, or it was used 4 times today (Stockholm time).');
     }
     if (use.usesToday === REFRESH_USES_PER_DAY) RequestHints.raise('REFRESH_LAST_USE_TODAY');
-    return { access_token: accessToken, expires_in: REFRESHED_TOKEN_LIFETIME_S, token_type: 'bearer', scope: scopeText(REFRESHED_SCOPES) };
+    return tokenResponse(accessToken, REFRESHED_TOKEN_LIFETIME_S, REFRESHED_SCOPES);
   }
 
   /** Bank §4.1: no eid at the token step; the scopes are the certificate's roles, the lifetime the TPP's setting. */
@@ -145,11 +144,17 @@ export class TokenService {
       if (error instanceof ValidationFailed) throw invalidRequest(error.message);
       throw error;
     }
-    const user = await this.users.find(personalNumber);
-    if (!user) throw invalidGrant(`user_id ${personalNumber} is not a sandbox user.`);
-    if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
-    const lifetimeS = (await this.tpps.settingsOf(client.tpp)).nonAuthenticatedTokenLifetimeS;
-    return this.accessToken({ kind: 'non_authenticated', tppId: client.tpp.id, personalNumber, scopes: scopesOfRoles(client.roles), lifetimeS }, this.clock.now());
+    const accessToken = newSecret();
+    const scopes = scopesOfRoles(client.roles);
+    const grant = { tppId: client.tpp.id, personalNumber, scopes };
+    const lifetimeS = await this.tokens.insertNonAuthenticatedToken(hashSecret(accessToken), grant, this.clock.now());
+    if (lifetimeS === null) {
+      const user = await this.users.find(personalNumber);
+      if (!user) throw invalidGrant(`user_id ${personalNumber} is not a sandbox user.`);
+      if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
+      throw new Error(`TPP ${client.tpp.id} vanished`);
+    }
+    return tokenResponse(accessToken, lifetimeS, scopes);
   }
 
   private async requireKyc(personalNumber: string): Promise<void> {
@@ -165,8 +170,13 @@ export class TokenService {
     const accessToken = newSecret();
     const { lifetimeS, ...bound } = grant;
     await this.tokens.insertAccessToken(hashSecret(accessToken), { ...bound, expiresAt: new Date(now.getTime() + seconds(lifetimeS)) }, now);
-    return { access_token: accessToken, expires_in: lifetimeS, token_type: 'bearer', scope: scopeText(grant.scopes) };
+    return tokenResponse(accessToken, lifetimeS, grant.scopes);
   }
+}
+
+/** Contract §5: the token answer. */
+function tokenResponse(accessToken: string, lifetimeS: number, scopes: readonly Scope[]): TokenResponseDto {
+  return { access_token: accessToken, expires_in: lifetimeS, token_type: 'bearer', scope: scopeText(scopes) };
 }
 
 /** Bank §7.1 case 6, with the hint naming the sandbox's admin call that answers KYC (contract §14). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tpp, TppIdentity, tppIdentifier, TppRef, TppSettings } from './tpp';
+import { Tpp, TppIdentity, tppIdentifier, TppSettings } from './tpp';
 import { TppRepository } from './tpp.repository';
 
 /** The TPP registry (contract §3, §8): TPPs appear on first use; admins adjust their settings. */
@@ -10,13 +10,6 @@ export class TppRegistry {
   /** The TPP a certificate stands for, registered with default settings if it is new. */
   identify(identity: TppIdentity): Promise<Tpp> {
     return this.tpps.findOrRegister(tppIdentifier(identity));
-  }
-
-  /** The TPP's current settings (they may change between calls, from any instance). */
-  async settingsOf(tpp: TppRef): Promise<TppSettings> {
-    const current = await this.tpps.findById(tpp.id);
-    if (!current) throw new Error(`TPP ${tpp.id} vanished`);
-    return { nonAuthenticatedTokenLifetimeS: current.nonAuthenticatedTokenLifetimeS };
   }
 
   /** Settings for the TPP with this organizationIdentifier, registering it if it is new. */

@@ -3,6 +3,14 @@ import { SandboxDb } from '@app/common';
 import { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S, TppEntity } from './tpp.entity';
 import { Tpp } from './tpp';
 
+/**
+ * For another lib's statement that reads a TPP's setting in the same step: the non-authenticated
+ * token lifetime in seconds (contract §8) of the TPP whose id is `tppId` (an SQL expression), in
+ * the statement's sandbox (`$1`); NULL when there is no such TPP.
+ */
+export const nonAuthenticatedTokenLifetime = (tppId: string): string =>
+  `(SELECT t.non_authenticated_token_lifetime_s FROM tpp t WHERE t.sandbox_id = $1 AND t.id = ${tppId})`;
+
 @Injectable()
 export class TppRepository {
   private readonly rows = this.db.rows(TppEntity, ['createdAt']);
@@ -27,10 +35,6 @@ export class TppRepository {
     );
     // A concurrent first call may have registered it between our read and insert.
     return inserted ?? (this.rows.first(await this.db.query(select, [identifier])) as Tpp);
-  }
-
-  async findById(id: string): Promise<Tpp | null> {
-    return this.rows.first(await this.db.query(`SELECT ${this.rows.select()} FROM tpp WHERE sandbox_id = $1 AND id = $2`, [id]));
   }
 
   async configure(identifier: string, lifetimeS: number): Promise<Tpp> {
