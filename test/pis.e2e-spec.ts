@@ -134,6 +134,14 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       expectProblem(await p.order({}, `/psd2/savings/3.0/accounts/${other.accounts[0]}/transfers`), 404, 'NOT_FOUND');
     });
 
+    it('answers for the account first: another user\'s account is 404 even with a past date or another currency (contract §2)', async () => {
+      const p = await payer();
+      const other = await newPsu(t);
+      const path = `/psd2/savings/3.0/accounts/${other.accounts[0]}/transfers`;
+      expectProblem(await p.order({ transfer_date: '2026-11-23' }, path), 404, 'NOT_FOUND');
+      expectProblem(await p.order({ currency: 'EUR' }, path), 404, 'NOT_FOUND');
+    });
+
     it('takes authenticate and authorize tokens with PIS; a non-authenticated token is 403 TOKEN_KIND_NOT_ALLOWED (contract §5)', async () => {
       const p = await payer();
       const authorize = await p.psu.token('authorize', 'PIS');

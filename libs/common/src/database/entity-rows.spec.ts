@@ -140,6 +140,18 @@ describe('entityRows', () => {
     expect(rows.values(sample)).toEqual([row.sample_id, '191212121212', '100.50', '2500000', '2026-11-24', null, signedAt, 3, ['AIS', 'PIS'], '{"rate":"3.45"}', createdAt]);
   });
 
+  it('inserts the same values only where a FROM list yields a row, comparing against a value\'s own parameter', () => {
+    const rows = entityRows(dataSource, SampleEntity);
+    const text = rows.insertWhere((value) => `owner o WHERE o.sandbox_id = $1 AND o.personal_number = ${value('ownerPersonalNumber')}`);
+    expect(text).toBe(
+      'INSERT INTO sample (sandbox_id, sample_id, owner_personal_number, amount, loan_amount, transfer_date, end_date, signed_at, version, scopes, offer, created_at) ' +
+        'SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM owner o WHERE o.sandbox_id = $1 AND o.personal_number = $3 ' +
+        'RETURNING 1 AS inserted',
+    );
+    expect(isSandboxScoped(text)).toBe(true);
+    expect(() => rows.insertWhere((value) => `owner WHERE x = ${value('nothing' as never)}`)).toThrow(/no column for nothing/);
+  });
+
   it('refuses to insert a row with a column left undefined (it would be NULL, not the column default), or with columns omitted', () => {
     const rows = entityRows(dataSource, SampleEntity);
     const sample = rows.map(row);

@@ -59,8 +59,24 @@ export class EntityRows<T extends object> {
    */
   insert(): string {
     if (this.notInsertable) throw new Error(`EntityRows(${this.table}).insert(): ${this.notInsertable}`);
-    this.insertText ??= `INSERT INTO ${this.table} (sandbox_id, ${this.reads.map((read) => read.column).join(', ')}) VALUES ($1, ${this.reads.map((_, i) => `$${i + 2}`).join(', ')})`;
+    this.insertText ??= `INSERT INTO ${this.table} (sandbox_id, ${this.columnList()}) VALUES ($1, ${this.reads.map((_, i) => `$${i + 2}`).join(', ')})`;
     return this.insertText;
+  }
+
+  /**
+   * `INSERT INTO <table> (sandbox_id, <every column>) SELECT $1, $2, … FROM <from>`, with the same
+   * `values(entity)`: the row goes in only if `from` (a FROM list and its WHERE) yields a row, in the
+   * same statement, e.g. only into an account the caller owns. `from` gets the parameter of a
+   * property's value (`$3`) to compare against. Answers one row if it inserted, none if not.
+   */
+  insertWhere(from: (parameter: (property: keyof T & string) => string) => string): string {
+    if (this.notInsertable) throw new Error(`EntityRows(${this.table}).insertWhere(): ${this.notInsertable}`);
+    const parameter = (property: string) => {
+      const index = this.reads.findIndex((read) => read.property === property);
+      if (index < 0) throw new Error(`EntityRows(${this.table}).insertWhere(): no column for ${property}`);
+      return `$${index + 2}`;
+    };
+    return `INSERT INTO ${this.table} (sandbox_id, ${this.columnList()}) SELECT $1, ${this.reads.map((_, i) => `$${i + 2}`).join(', ')} FROM ${from(parameter)} RETURNING 1 AS inserted`;
   }
 
   /** The entity's values in `insert()`'s column order; a property left undefined is a mistake, refused. */
@@ -70,6 +86,10 @@ export class EntityRows<T extends object> {
       if (value === undefined) throw new Error(`EntityRows(${this.table}).values(): ${read.property} is undefined`);
       return read.json && value !== null ? JSON.stringify(value) : value;
     });
+  }
+
+  private columnList(): string {
+    return this.reads.map((read) => read.column).join(', ');
   }
 
   /** The select list, every column under its own name: `a.id, a.amount::text AS amount, …` with alias `a`. */

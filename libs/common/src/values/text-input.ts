@@ -53,17 +53,32 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Contract §2: in a request body `null` for an optional field means absent. Returns a copy of the
- * parsed JSON without its null-valued properties (at every depth); a required field left absent is
- * then refused by its own validators, naming it. Array elements are kept: `[null]` is not absence.
+ * Contract §2: in a request body `null` for an optional field means absent. Returns the parsed
+ * JSON without its null-valued properties (at every depth; a copy when it has any, else the input
+ * itself); a required field left absent is then refused by its own validators, naming it. Array
+ * elements are kept: `[null]` is not absence.
  */
 export function withoutNullFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNullFields);
+  // Most bodies hold no null: they are answered as they are, without a copy.
+  return holdsNull(value) ? copyWithoutNullFields(value) : value;
+}
+
+function copyWithoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutNullFields);
   if (!isPlainRecord(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     // defineProperty: an own `__proto__` key stays a key and never becomes the copy's prototype.
-    if (field !== null) Object.defineProperty(copy, key, { value: withoutNullFields(field), enumerable: true, writable: true, configurable: true });
+    if (field !== null) Object.defineProperty(copy, key, { value: copyWithoutNullFields(field), enumerable: true, writable: true, configurable: true });
   }
   return copy;
+}
+
+/** Whether a null sits anywhere in the arrays and plain objects that withoutNullFields enters. */
+function holdsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return value.some(holdsNull);
+  if (!isPlainRecord(value)) return false;
+  for (const key of Object.keys(value)) if (holdsNull(value[key])) return true;
+  return false;
 }

@@ -13,12 +13,24 @@ export interface TransferScope {
 @Injectable()
 export class TransferRepository {
   private readonly rows = this.db.rows(TransferEntity);
+  private readonly intoOwnedAccount = this.rows.insertWhere(
+    (value) =>
+      `account a WHERE a.sandbox_id = $1 AND a.account_number = ${value('accountNumber')} AND a.owner_personal_number = ${value('ownerPersonalNumber')} AND a.currency = ${value('currency')}`,
+  );
 
   constructor(private readonly db: SandboxDb) {}
 
-  /** On the hot path of transfer creation: one prepared statement. */
+  /** One prepared statement. */
   async insert(transfer: TransferEntity): Promise<void> {
     await this.db.query(this.rows.insert(), this.rows.values(transfer));
+  }
+
+  /**
+   * The hot path of transfer creation, one prepared statement: inserts only if the transfer's
+   * account is its owner's and in its currency; false (nothing inserted) when it is not.
+   */
+  async insertIntoOwnedAccount(transfer: TransferEntity): Promise<boolean> {
+    return returnedRows(await this.db.query(this.intoOwnedAccount, this.rows.values(transfer))).length === 1;
   }
 
   /** An occurrence of a recurring transfer; the unique (recurring, date) key makes a second booking a no-op. */
