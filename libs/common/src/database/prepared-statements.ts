@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Pool, type PoolClient, Query, type QueryResult } from 'pg';
+import { type FieldDef, type Pool, type PoolClient, Query, type QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -66,6 +66,7 @@ export class PreparedStatements {
 function submit(connection: Pool | PoolClient, name: string | undefined, text: string, values: unknown[]): Promise<QueryResult> {
   const query = new Query(text, values) as Query & { name?: string };
   query.name = name;
+  if (name !== undefined) reuseRowDescriptions(query, name);
   const runner = connection as unknown as { query(query: Query, values: undefined, callback: (error: Error | null, result: QueryResult) => void): void };
   return new Promise((resolve, reject) => runner.query(query, undefined, (error, result) => (error ? reject(error) : resolve(result))));
 }
@@ -73,4 +74,52 @@ function submit(connection: Pool | PoolClient, name: string | undefined, text: s
 function transactionConnection(manager: EntityManager): PoolClient | undefined {
   const runner = manager.queryRunner as { isReleased?: boolean; databaseConnection?: PoolClient } | undefined;
   return runner && !runner.isReleased ? runner.databaseConnection : undefined;
+}
+
+/** What pg's Result builds from a RowDescription (pg/lib/result.js, addFields). */
+interface RowDescriptionUse {
+  fields: FieldDef[];
+  _parsers?: unknown[];
+  _prebuiltEmptyResultObject?: object;
+  addFields: (this: RowDescriptionUse, fields: FieldDef[]) => void;
+}
+
+/** The last row description of each named statement, with what pg built from it. */
+const rowDescriptions = new Map<string, { fields: FieldDef[]; parsers: unknown[]; emptyRow: object }>();
+
+/**
+ * pg asks for the row description of every statement it runs, and builds from it, each time, a
+ * parser per column and an empty row object keyed by the column names (fresh strings from the wire,
+ * each made a property key: about 12 µs for an entity's 25 columns, issue 19). A named statement's
+ * description is the same on every run while the schema is: when the one received matches the last
+ * one kept for the name (names, types and formats compared), the kept parsers and empty row serve
+ * again. Anything else (another pg whose Result does not look like this) takes pg's own path.
+ */
+export function reuseRowDescriptions(query: Query, name: string): void {
+  const result = (query as unknown as { _result?: RowDescriptionUse })._result;
+  if (!result || typeof result.addFields !== 'function') return;
+  const build = result.addFields;
+  result.addFields = function (this: RowDescriptionUse, fields: FieldDef[]): void {
+    const kept = rowDescriptions.get(name);
+    if (kept && sameColumns(kept.fields, fields)) {
+      this.fields = kept.fields;
+      this._parsers = kept.parsers;
+      this._prebuiltEmptyResultObject = kept.emptyRow;
+      return;
+    }
+    build.call(this, fields);
+    const { _parsers: parsers, _prebuiltEmptyResultObject: emptyRow } = this;
+    // As many names as prepared statements: at most MAX_PREPARED.
+    if (Array.isArray(parsers) && parsers.length === fields.length && emptyRow) rowDescriptions.set(name, { fields, parsers, emptyRow });
+  };
+}
+
+function sameColumns(kept: readonly FieldDef[], received: readonly FieldDef[]): boolean {
+  if (kept.length !== received.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const a = kept[i];
+    const b = received[i];
+    if (a.name !== b.name || a.dataTypeID !== b.dataTypeID || a.format !== b.format) return false;
+  }
+  return true;
 }

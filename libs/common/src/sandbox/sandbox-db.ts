@@ -23,6 +23,9 @@ export function isSandboxScoped(sql: string): boolean {
   return SCOPED_CONDITION.test(sql) || SCOPED_INSERT.test(sql);
 }
 
+/** Scoped texts remembered at most (the code base's statements; text built from data is checked every time past it). */
+const SCOPED_TEXTS_KEPT = 1000;
+
 /** Rows of an entity as TypeORM inserts them, with the sandbox column filled in by SandboxDb. */
 type Scoped<E> = E & { sandboxId?: string };
 
@@ -35,6 +38,8 @@ type Scoped<E> = E & { sandboxId?: string };
 @Injectable()
 export class SandboxDb {
   private readonly statements: PreparedStatements;
+  /** Texts found scoped: the repositories' SQL is fixed text, checked once rather than scanned on every call. */
+  private readonly scopedTexts = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,7 +68,10 @@ export class SandboxDb {
 
   /** On a server, as a prepared statement (see PreparedStatements): each text planned once per connection. */
   async query<T = unknown>(sql: string, parameters: readonly unknown[] = []): Promise<T> {
-    if (!isSandboxScoped(sql)) throw new UnscopedStatement(sql);
+    if (!this.scopedTexts.has(sql)) {
+      if (!isSandboxScoped(sql)) throw new UnscopedStatement(sql);
+      if (this.scopedTexts.size < SCOPED_TEXTS_KEPT) this.scopedTexts.add(sql);
+    }
     const { sandboxId, manager } = SandboxContext.current();
     return this.statements.query<T>(manager, sql, [sandboxId, ...parameters]);
   }
