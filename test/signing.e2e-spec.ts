@@ -266,6 +266,14 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       expectProblem(await start({ ...p, id: randomUUID() }), 404, 'NOT_FOUND');
       expectValidationFailed(await start({ ...p, id: 'nope' }), 'participant_id');
     });
+
+    it('collect reads the order only through the partner\'s own participant: while it signs, another partner\'s collect is 404, an unknown id 404 (not 409), the owner\'s 200', async () => {
+      const p = await participant();
+      await start(p).expect(200);
+      expectProblem(await collect({ ...p, partner: await partner() }), 404, 'NOT_FOUND');
+      expectProblem(await collect({ ...p, id: randomUUID() }), 404, 'NOT_FOUND');
+      expect((await collect(p).expect(200)).body).toMatchObject({ status: 'PENDING' });
+    });
   });
 });
 

@@ -13,6 +13,6 @@ export { EidUserDirectory } from './eid-user-directory';
 export type { EidUserCard } from './eid-user-directory';
 export { EidOrderService } from './orders/eid-order.service';
 export { isOpenOrder, shownHintCode } from './orders/eid-order';
-export type { EidOrder, StartedEidOrder } from './orders/eid-order';
+export type { EidOrder, EidOrderReference, StartedEidOrder } from './orders/eid-order';
 export { EID_ORDER_STATUSES, EID_ORDER_KINDS, EID_CHANNELS, OPEN_STATUSES, CALL_INITIATORS, ACTIVATION_LIMIT_S, ORDER_LIFETIME_S } from './orders/eid-order-status';
 export type { EidOrderStatus, EidOrderKind, EidChannel, CallInitiator } from './orders/eid-order-status';

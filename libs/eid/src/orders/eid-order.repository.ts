@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { type DueWork, returnedRows, SandboxDb } from '@app/common';
+import type { EidOrderReference } from './eid-order';
 import { EidOrderEntity } from './eid-order.entity';
 import { ACTIVATION_LIMIT_S, OPEN_STATUSES, ORDER_LIFETIME_S } from './eid-order-status';
 
@@ -18,6 +19,12 @@ export class EidOrderRepository {
   /** The hot path of every status and collect poll: one indexed read, no query builder. */
   async findById(id: string): Promise<EidOrderEntity | null> {
     const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM eid_order WHERE sandbox_id = $1 AND id = $2`, [id]);
+    return this.rows.first(result);
+  }
+
+  /** The order another lib's row refers to (see EidOrderReference), in one statement with that lookup. */
+  async findReferenced(reference: EidOrderReference): Promise<EidOrderEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM eid_order WHERE sandbox_id = $1 AND id = (${reference.idQuery})`, reference.parameters);
     return this.rows.first(result);
   }
 

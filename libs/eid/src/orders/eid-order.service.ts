@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock, type DueWork, RequestHints } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
-import { EidOrder, isOpenOrder, StartedEidOrder } from './eid-order';
+import { EidOrder, type EidOrderReference, isOpenOrder, StartedEidOrder } from './eid-order';
 import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
 import { EidOrderRepository } from './eid-order.repository';
 import { qrString } from './qr-string';
@@ -11,6 +11,9 @@ import { qrString } from './qr-string';
 const MAX_ATTEMPTS = 5;
 /** Polls of a finished order this long after it was first reported final earn a hint (contract §14). */
 const POLLED_AFTER_FINAL_S = 10;
+
+/** A poll's change: the time rules, then the user's behaviour (contract §4). */
+const applyBehaviour = (order: EidOrderEntity, now: Date): boolean => order.applyBehaviour(now);
 
 /** The subject's behaviour is looked up unless the caller, who read the user already, passes it. */
 export type StartRequest = Omit<StartEidOrder, 'behaviour'> & { behaviour?: StartEidOrder['behaviour'] };
@@ -45,7 +48,16 @@ export class EidOrderService {
    * rules, then the behaviour (contract §4).
    */
   async poll(id: string): Promise<EidOrder> {
-    const order = await this.change(() => this.orders.findById(id), (order, now) => order.applyBehaviour(now));
+    return this.polled(await this.change(() => this.orders.findById(id), applyBehaviour));
+  }
+
+  /** As `poll`, for the order another lib's row refers to, read with that row in one statement; null when it names none. */
+  async pollReferenced(reference: EidOrderReference): Promise<EidOrder | null> {
+    const order = await this.changeIfFound(() => this.orders.findReferenced(reference), applyBehaviour);
+    return order && this.polled(order);
+  }
+
+  private polled(order: EidOrder): Promise<EidOrder> | EidOrder {
     return isOpenOrder(order) ? order : this.reportedFinal(order);
   }
 
@@ -114,9 +126,19 @@ export class EidOrderService {
     find: () => Promise<EidOrderEntity | null>,
     act: (order: EidOrderEntity, now: Date) => boolean,
   ): Promise<EidOrder> {
+    const order = await this.changeIfFound(find, act);
+    if (!order) throw new UnknownEidOrder();
+    return order;
+  }
+
+  /** As `change`; null when `find` finds no order. */
+  private async changeIfFound(
+    find: () => Promise<EidOrderEntity | null>,
+    act: (order: EidOrderEntity, now: Date) => boolean,
+  ): Promise<EidOrder | null> {
     for (let attempt = 1; ; attempt++) {
       const order = await find();
-      if (!order) throw new UnknownEidOrder();
+      if (!order) return null;
       const now = this.clock.now();
       const changed = act(order, now);
       if (!changed || (await this.orders.saveIfUnchanged(order))) return this.snapshot(order);

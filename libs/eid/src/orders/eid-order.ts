@@ -21,6 +21,16 @@ export interface EidOrder {
   qrString: string | null;
 }
 
+/**
+ * Where another lib keeps an order's id: a scalar subquery on its own table that selects it, scoped
+ * like every statement (`sandbox_id = $1`), its parameters numbered from `$2`. The engine reads the
+ * order through it in one statement (a poll that would otherwise first read the caller's row).
+ */
+export interface EidOrderReference {
+  readonly idQuery: string;
+  readonly parameters: readonly unknown[];
+}
+
 /** The order as just started: the only time its autostart token is known (it is stored hashed). */
 export interface StartedEidOrder extends EidOrder {
   autostartToken: string;

@@ -85,10 +85,13 @@ export class SigningService {
 
   /** Bank §3.2: the state as the user's app leaves it; a COMPLETE signing signs the participant, once. */
   async collect(participantId: string, partner: Partner): Promise<CollectSigningResponseDto> {
-    const participant = await this.owned(participantId, partner);
-    if (!participant.currentOrderId) throw new NoSigningStarted(participant.id);
-    const order = await this.eid.poll(participant.currentOrderId);
-    if (order.status === 'COMPLETE' && !participant.signedAt) await this.participants.recordSigned(participant, order.finishedAt ?? this.clock.now());
+    // While the signing runs, one statement: the order, read through the partner's own participant.
+    const order = await this.eid.pollReferenced(this.repository.currentOrderOf(participantId.toLowerCase(), partner.id));
+    if (!order) throw new NoSigningStarted((await this.owned(participantId, partner)).id);
+    if (order.status === 'COMPLETE') {
+      const participant = await this.owned(participantId, partner);
+      if (!participant.signedAt) await this.participants.recordSigned(participant, order.finishedAt ?? this.clock.now());
+    }
     return toCollect(order);
   }
 
