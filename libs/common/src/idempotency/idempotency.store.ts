@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SandboxConfig } from '../config/sandbox-config';
+import { PreparedStatements } from '../database/prepared-statements';
 import { returnedRows } from '../database/returned-rows';
 
 /** How long a claim lives without renewal (real seconds): a crashed request frees its key after this. */
@@ -21,11 +23,21 @@ const CLAIM_ATTEMPTS = 5;
  * `idempotency_record` (contract §15): claims, kept answers and their expiry. The service's table
  * for sandbox data and its own alike (sandbox_id null), so it uses the DataSource and names the
  * sandbox in every statement itself. Outside any transaction: a claim is committed before the use
- * case runs, so a concurrent duplicate on any instance sees it.
+ * case runs, so a concurrent duplicate on any instance sees it. On a PostgreSQL server its
+ * statements are prepared, as SandboxDb's are: the claim's planning was most of what a new key cost
+ * a request (issue 19).
  */
 @Injectable()
 export class IdempotencyStore {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly statements: PreparedStatements;
+
+  constructor(dataSource: DataSource, @Optional() config?: SandboxConfig) {
+    this.statements = new PreparedStatements(dataSource, config?.databaseUrl !== undefined);
+  }
+
+  private query(sql: string, values: unknown[]): Promise<unknown> {
+    return this.statements.query(undefined, sql, values);
+  }
 
   /**
    * One statement: inserts the claim, or takes over a record whose claim lease ran out or whose
@@ -35,7 +47,7 @@ export class IdempotencyStore {
   async claim(owner: RecordOwner, fingerprint: Buffer, holder: string, now: Date | null, expiresAt: Date | null): Promise<ClaimOutcome> {
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const rows = returnedRows<{ claimed: boolean | null; fingerprint: Buffer | null; answer: Buffer | null }>(
-        await this.dataSource.query(
+        await this.query(
           `WITH claimed AS (
              INSERT INTO idempotency_record AS r (sandbox_id, lookup, fingerprint, holder, leased_until, expires_at)
              VALUES ($1::text, $2, $3, $4, now() + make_interval(secs => ${LEASE_SECONDS}), COALESCE($5::timestamptz, now() + interval '24 hours'))
@@ -62,7 +74,7 @@ export class IdempotencyStore {
 
   /** Extends a running claim's lease (long use cases). */
   async renew(owner: RecordOwner, holder: string): Promise<void> {
-    await this.dataSource.query(
+    await this.query(
       `UPDATE idempotency_record SET leased_until = now() + make_interval(secs => ${LEASE_SECONDS})
         WHERE lookup = $2 AND sandbox_id IS NOT DISTINCT FROM $1::text AND holder = $3`,
       [owner.sandboxId, owner.lookup, holder],
@@ -74,7 +86,7 @@ export class IdempotencyStore {
    * until `expiresAt` (null: 24 real hours from now).
    */
   async complete(owner: RecordOwner, holder: string, answer: Buffer, expiresAt: Date | null): Promise<void> {
-    await this.dataSource.query(
+    await this.query(
       `UPDATE idempotency_record SET answer = $4, holder = NULL, leased_until = NULL, expires_at = COALESCE($5::timestamptz, now() + interval '24 hours')
         WHERE lookup = $2 AND sandbox_id IS NOT DISTINCT FROM $1::text AND holder = $3`,
       [owner.sandboxId, owner.lookup, holder, answer, expiresAt],
@@ -83,7 +95,7 @@ export class IdempotencyStore {
 
   /** Gives the key back: the request ran nothing worth keeping (contract §15). */
   async release(owner: RecordOwner, holder: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_record WHERE lookup = $2 AND sandbox_id IS NOT DISTINCT FROM $1::text AND holder = $3`, [
+    await this.query(`DELETE FROM idempotency_record WHERE lookup = $2 AND sandbox_id IS NOT DISTINCT FROM $1::text AND holder = $3`, [
       owner.sandboxId,
       owner.lookup,
       holder,
@@ -95,7 +107,7 @@ export class IdempotencyStore {
    * on real time), claims only once their lease ran out too. Returns how many went.
    */
   async deleteExpired(batch: number): Promise<number> {
-    const rows: unknown = await this.dataSource.query(
+    const rows: unknown = await this.query(
       `DELETE FROM idempotency_record r
         USING (SELECT i.lookup FROM idempotency_record i LEFT JOIN sandbox_now n ON n.sandbox_id = i.sandbox_id
                 WHERE i.expires_at <= COALESCE(n.now, now()) AND (i.answer IS NOT NULL OR i.leased_until < now())
