@@ -89,6 +89,12 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
     return this.cached().state.frozen;
   }
 
+  /** A sandbox's clock as last read, outside its context (the journal's entries, built after their requests). */
+  readingOf(sandboxId: string): { now: Date; frozen: boolean } {
+    const { state } = this.sandboxes.get(sandboxId) ?? UNREAD;
+    return { now: sandboxNow(state, Date.now() + this.databaseOffsetMs), frozen: state.frozen };
+  }
+
   get generation(): string {
     return this.cached().generation;
   }

@@ -6,7 +6,6 @@ import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxConfig } from '../config/sandbox-config';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from '../openapi/openapi';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
-import { SandboxContext } from '../sandbox/sandbox-context';
 import type { Hint } from './hint-catalogue';
 import { JournalCertificates } from './journal-certificates';
 import { recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
@@ -163,7 +162,8 @@ export class JournalRecorder {
       const request = `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`;
       // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
       // (a frozen clock read the same then).
-      const at = SandboxContext.run(sandboxId, () => (this.clock.frozen ? this.clock.now() : new Date(this.clock.now().getTime() - durationMs)));
+      const clock = this.clock.readingOf(sandboxId);
+      const at = clock.frozen ? clock.now : new Date(clock.now.getTime() - durationMs);
       this.writer.record({
         sandboxId,
         requestId: String(req.headers['x-request-id'] ?? ''),

@@ -125,6 +125,27 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
       }),
       { numRuns: 500 },
     );
+    // Names that hold a fragment of a secret's name, names with the characters the name scan turns
+    // on ({ , : and quotes), secret names among them: kept as is only when redaction would keep it.
+    const names = fc.constantFrom('hint_code', 'code', 'reason', 'key', 'tokens_left', ':x', 'a,', '{b', 'q"r', 'to\\ken', 'to\u212Aen', ...SECRET_NAMES);
+    const tricky = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(':', ':token', ',"token":', 'x', '', 1, null), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+      object: fc.dictionary(names, tie('value'), { maxKeys: 4 }),
+    })).object;
+    fc.assert(
+      fc.property(tricky, (value) => {
+        const text = JSON.stringify(value);
+        const kept = recordedStringifiedJson(text);
+        if (kept !== undefined) expect(kept).toBe(recordedBody(text, 'application/json', readCertificate));
+      }),
+      { numRuns: 2000 },
+    );
+    // An eid status and a problem: a hint code and a reason code are no secrets, no parse needed.
+    const status = JSON.stringify({ eid_auth_status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
+    expect(recordedStringifiedJson(status)).toBe(`"body":${status}`);
+    const problem = JSON.stringify({ type: 'about:blank', status: 409, reason: { code: 'INVALID_STATE', message: 'No signing started' } });
+    expect(recordedStringifiedJson(problem)).toBe(`"body":${problem}`);
+    expect(recordedStringifiedJson(JSON.stringify({ hint_code: 'X', pending_code: 'S3CR3Tabcdefabcdefabcdef' }))).toBeUndefined();
     // An accounts list, an eid status: nothing secret in them, no parse needed.
     const accounts = JSON.stringify({ accounts: [{ resourceId: 'a-1', iban: 'SE4550000000058398257466', currency: 'SEK', _links: { balances: { href: '/v2/accounts/a-1/balances' } } }] });
     expect(recordedStringifiedJson(accounts)).toBe(`"body":${accounts}`);

@@ -162,15 +162,37 @@ export function recordedBody(body: unknown, contentType: string | undefined, des
 
 /**
  * The recorded body members of a JSON text that JSON.stringify wrote (an answer's `res.json`), when
- * a scan of the text shows that it holds no secret: no fragment of a secret field's name, no PEM
- * block, no parameter (`=`), and it is within the size limit. JSON.stringify escapes no
- * letter, digit, `-` or `_`, so every such name appears in the text as the name itself. Undefined:
- * the text needs recordedBody. Most answers pass, and skip the parse, copy and second serialization.
+ * a scan of the text shows that it holds no secret: no PEM block, no parameter (`=`), no member
+ * named as a secret field (no fragment of such a name at all, or else none of its member names is
+ * one), and it is within the size limit. JSON.stringify escapes no letter, digit, `-` or `_`, so
+ * every such name appears in the text as the name itself. Undefined: the text needs recordedBody.
+ * Most answers pass (an eid status with its `hint_code`, a problem with its `reason.code` too), and
+ * skip the parse, copy and second serialization.
  */
 export function recordedStringifiedJson(text: string): string | undefined {
   if (text.length > JOURNAL_BODY_LIMIT_BYTES / 3 && Buffer.byteLength(text, 'utf8') > JOURNAL_BODY_LIMIT_BYTES) return undefined;
-  if (text.includes('-----') || text.includes('=') || SECRET_NAME_FRAGMENT.test(text)) return undefined;
+  if (text.includes('-----') || text.includes('=')) return undefined;
+  if (SECRET_NAME_FRAGMENT.test(text) && !namesNoSecret(text)) return undefined;
   return `"body":${text}`;
+}
+
+/**
+ * A member name in JSON.stringify's text without a backslash: a string token right after `{` or `,`
+ * and right before `:`. Without backslashes no string holds a quote, so every name is found this way
+ * but one that starts with `:` (its opening quote may end a match that starts in the string before
+ * it), and no secret field's name does.
+ */
+const MEMBER_NAME = /[{,]"([^"]*)":/g;
+
+/**
+ * Whether no member of the text is a secret field: the text holds a fragment of a secret name (a
+ * `hint_code`, a problem's `reason.code`), and its names tell whether one is a secret's. A text with
+ * a backslash is not read this way (an escape could hide a name).
+ */
+function namesNoSecret(text: string): boolean {
+  if (text.includes('\\')) return false;
+  for (const [, name] of text.matchAll(MEMBER_NAME)) if (SECRET_FIELDS.has(normalized(name))) return false;
+  return true;
 }
 
 function parsedJson(text: string, describe: CertificateDescriber): unknown {
