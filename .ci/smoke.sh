@@ -12,7 +12,18 @@ export DATA_DIR PORT ADMIN_API_KEY
 unset DATABASE_URL
 PID=""
 
-stop() { if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then kill "-$1" -- "-$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi; }
+# Signals the service's whole process group and waits until none of it is left: npm can exit before
+# the service has closed the database files it still writes under DATA_DIR (rm -rf then races them).
+stop() {
+  [ -n "$PID" ] || return 0
+  kill "-$1" -- "-$PID" 2>/dev/null || true
+  for _ in $(seq 1 200); do kill -0 -- "-$PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 -- "-$PID" 2>/dev/null; then
+    kill -KILL -- "-$PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 -- "-$PID" 2>/dev/null || break; sleep 0.1; done
+  fi
+  wait "$PID" 2>/dev/null || true
+}
 cleanup() { stop TERM; rm -rf "$DATA_DIR"; }
 trap cleanup EXIT
 
