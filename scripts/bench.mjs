@@ -421,12 +421,13 @@ async function compare(service, ceiling, only) {
   return results;
 }
 
+const IDEMPOTENCY_TITLE = 'Idempotency-Key (contract §15)';
+
 /**
  * Transfer creation without and with Idempotency-Key (contract §15): a fresh key per request costs
  * two statements (claim, complete); a retry with one key is one statement and runs nothing else (its
  * "errors" are the 409 IDEMPOTENCY_KEY_IN_USE of the requests sent while the first one ran).
  */
-const IDEMPOTENCY_TITLE = 'Idempotency-Key (contract §15)';
 async function measureIdempotency(service) {
   const { transfer } = service;
   const url = `${service.base}${service.prefix}`;
