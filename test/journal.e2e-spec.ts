@@ -2,7 +2,7 @@ import { Body, Controller, Module, Post } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { JobRunner, JOURNAL_ROW_COLUMNS, JournalStore, JournalWriter, Public, RequestHints, type JournalRow } from '@app/common';
+import { JobRunner, JOURNAL_ROW_COLUMNS, JournalStore, JournalWriter, Public, RequestHints, type JournalBatch } from '@app/common';
 import { newPartner } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { certificate, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
@@ -404,9 +404,10 @@ describe('contract §14 request journal: never fails a request, can be turned of
     const store = t.app.get(JournalStore);
     const insert = store.insert.bind(store);
     const written: string[] = [];
-    store.insert = async (rows: readonly JournalRow[]) => {
-      const count = await insert(rows);
-      if (count > 0) written.push(...rows.map((row) => row.values[JOURNAL_ROW_COLUMNS.indexOf('request_id')] as string));
+    store.insert = async (batch: JournalBatch) => {
+      const requestIds = batch.columns()[JOURNAL_ROW_COLUMNS.indexOf('request_id')] as string[];
+      const count = await insert(batch);
+      if (count > 0) written.push(...requestIds);
       return count;
     };
     const id = newRequestId('at-shutdown');

@@ -226,5 +226,20 @@ describe(SandboxClock.name, () => {
       expect(clock['sandboxes'].has('s0')).toBe(true);
       expect(clock['sandboxes'].has('s1')).toBe(false);
     });
+
+    it('moves a copy to the recent end at most once a second (issue 19: not a map reallocation per request)', async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'], now: new Date('2026-11-24T09:00:00Z') });
+      const { repository } = fakeRepository();
+      const clock = new SandboxClock(repository as unknown as ClockRepository, fakeChanges());
+      const order = () => [...clock['sandboxes'].keys()];
+      await SandboxContext.run('a', () => clock.sync());
+      await SandboxContext.run('b', () => clock.sync());
+      jest.advanceTimersByTime(999);
+      await SandboxContext.run('a', () => clock.sync());
+      expect(order()).toEqual(['a', 'b']);
+      jest.advanceTimersByTime(1);
+      await SandboxContext.run('a', () => clock.sync());
+      expect(order()).toEqual(['b', 'a']);
+    });
   });
 });

@@ -14,6 +14,12 @@ import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
  */
 const CAPACITY = 10_000;
 const IDLE_MS = 60_000;
+/**
+ * A copy is moved to the map's recent end at most this often: moving it (delete, then set) made
+ * the map reallocate its table on every request (issue 19). The order is then by use to within this
+ * long, which only lets an idle copy stay a little past IDLE_MS.
+ */
+const REORDER_MS = 1_000;
 /** A clock row a job pass read with its due work is taken as this instance's copy while this fresh. */
 const FRESH_READ_MS = 900;
 
@@ -183,16 +189,25 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   private used(): CachedSandbox {
     const { sandboxId } = SandboxContext.current();
     const nowMs = Date.now();
-    const cached = this.sandboxes.get(sandboxId) ?? new CachedSandbox();
-    // Map keeps insertion order: re-inserting makes it the most recently used.
-    this.sandboxes.delete(sandboxId);
-    this.sandboxes.set(sandboxId, cached);
-    cached.usedAtMs = nowMs;
+    let cached = this.sandboxes.get(sandboxId);
+    if (!cached || nowMs - cached.usedAtMs >= REORDER_MS) {
+      cached ??= new CachedSandbox();
+      // Map keeps insertion order: re-inserting makes it the most recently used.
+      this.sandboxes.delete(sandboxId);
+      this.sandboxes.set(sandboxId, cached);
+      cached.usedAtMs = nowMs;
+      this.evictIdle(nowMs);
+    }
+    return cached;
+  }
+
+  /** Past CAPACITY, the least recently used copies unused for IDLE_MS go (a request in progress keeps its own). */
+  private evictIdle(nowMs: number): void {
+    if (this.sandboxes.size <= CAPACITY) return;
     for (const [id, oldest] of this.sandboxes) {
       if (this.sandboxes.size <= CAPACITY || nowMs - oldest.usedAtMs < IDLE_MS) break;
       this.sandboxes.delete(id);
     }
-    return cached;
   }
 
   private async adopt(operation: (cached: CachedSandbox) => Promise<DatabaseTime>): Promise<void> {

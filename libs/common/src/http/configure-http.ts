@@ -60,7 +60,7 @@ export function configureHttp(app: INestApplication): void {
     // The sandbox's clock first brought up to date (at most one read a second per instance, contract
     // §6): the gates and everything after read it. The gates may raise hints; this context ends with
     // them (the body parsers lose it).
-    SandboxContext.run(resolveRequestSandbox(req), () => clock.sync().then(() => gates.pass(req, res)), hintsOf(req)).then(() => next(), next);
+    SandboxContext.run(resolveRequestSandbox(req), () => clock.sync().then(() => gates.pass(req, res)), req, hintsOf(req)).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);
@@ -71,6 +71,6 @@ export function configureHttp(app: INestApplication): void {
   express.use(refuseDeepBodies);
   // From here on every handler runs in the request's sandbox (contract §13) and raises its hints into
   // the request's list (contract §14): entered again, the parsers lost the first context.
-  express.use((req: Request, _res: Response, next: NextFunction) => SandboxContext.run(resolveRequestSandbox(req), next, hintsOf(req)));
+  express.use((req: Request, _res: Response, next: NextFunction) => SandboxContext.run(resolveRequestSandbox(req), next, req, hintsOf(req)));
   setupOpenApi(app);
 }

@@ -37,7 +37,7 @@ describe('RequestHints (contract §14)', () => {
       await Promise.resolve();
       RequestHints.raise('KYC_REQUIRED', { personalNumber: '199001011239' });
       RequestHints.raise('MISSING_PSU_IP');
-    }, list);
+    }, undefined, list);
     expect(list.map((hint) => hint.code)).toEqual(['MISSING_PSU_IP', 'KYC_REQUIRED']);
     expect(RequestHints.header(list)).toBe('MISSING_PSU_IP, KYC_REQUIRED');
     expect(RequestHints.header([])).toBeUndefined();
@@ -50,7 +50,7 @@ describe('RequestHints (contract §14)', () => {
 
   it('keeps the list in a transaction\'s context (withManager) inside the request', async () => {
     const list: Hint[] = [];
-    await SandboxContext.run('default', () => SandboxContext.withManager({} as never, () => Promise.resolve().then(() => RequestHints.raise('MISSING_PSU_IP'))), list);
+    await SandboxContext.run('default', () => SandboxContext.withManager({} as never, () => Promise.resolve().then(() => RequestHints.raise('MISSING_PSU_IP'))), undefined, list);
     expect(list.map((hint) => hint.code)).toEqual(['MISSING_PSU_IP']);
   });
 });

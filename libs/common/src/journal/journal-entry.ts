@@ -55,40 +55,28 @@ export const JOURNAL_ROW_COLUMNS = [
 ] as const;
 
 /**
- * An entry as the writer buffers it until its batch is written: its columns as text (JSON text for
- * query, request, response and hints), in JOURNAL_ROW_COLUMNS order, and its arrival for the
- * batch's order. A buffered entry lives until its batch is written, long enough for the garbage
- * collector to copy whatever it references: a few strings are a few objects, the graphs they were
- * made from are many. The store sends a batch as COPY text or as a text array per column
- * (JournalStore.insert).
+ * An entry's columns as text, in JOURNAL_ROW_COLUMNS order (JSON text for query, request, response
+ * and hints; null for SQL NULL): what a JournalBatch encodes as one COPY line.
  */
-export interface JournalRow {
-  arrivedAtMs: number;
-  values: ReadonlyArray<string | null>;
-}
-
-export function journalRow(entry: NewJournalEntry): JournalRow {
-  return {
-    arrivedAtMs: entry.arrivedAt.getTime(),
-    values: [
-      entry.sandboxId,
-      entry.requestId,
-      entry.arrivedAt.toISOString(),
-      entry.at.toISOString(),
-      entry.method,
-      entry.path,
-      JSON.stringify(entry.query),
-      String(entry.status),
-      String(entry.durationMs),
-      entry.caller.kind,
-      entry.caller.id ?? null,
-      entry.reasonCode,
-      entry.request,
-      entry.response,
-      JSON.stringify(entry.hints),
-      // Hint codes are upper-case letters and underscores: an array literal needs no quoting.
-      `{${entry.hints.map((hint) => hint.code).join(',')}}`,
-      entry.replayed ? 'true' : 'false',
-    ],
-  };
+export function journalRowValues(entry: NewJournalEntry): Array<string | null> {
+  return [
+    entry.sandboxId,
+    entry.requestId,
+    entry.arrivedAt.toISOString(),
+    entry.at.toISOString(),
+    entry.method,
+    entry.path,
+    JSON.stringify(entry.query),
+    String(entry.status),
+    String(entry.durationMs),
+    entry.caller.kind,
+    entry.caller.id ?? null,
+    entry.reasonCode,
+    entry.request,
+    entry.response,
+    JSON.stringify(entry.hints),
+    // Hint codes are upper-case letters and underscores: an array literal needs no quoting.
+    `{${entry.hints.map((hint) => hint.code).join(',')}}`,
+    entry.replayed ? 'true' : 'false',
+  ];
 }

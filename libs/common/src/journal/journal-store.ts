@@ -5,7 +5,8 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { SandboxConfig } from '../config/sandbox-config';
 import { returnedRows } from '../database/returned-rows';
-import { JOURNAL_ROW_COLUMNS, type JournalRow } from './journal-entry';
+import type { JournalBatch } from './journal-batch';
+import { JOURNAL_ROW_COLUMNS } from './journal-entry';
 
 const COLUMN_LIST = JOURNAL_ROW_COLUMNS.join(', ');
 /** The columns' types, for the INSERT's casts from text. */
@@ -51,19 +52,19 @@ export class JournalStore {
    * speak COPY's sub-protocol, and a batch holding an entry of a sandbox deleted since its request
    * fails COPY's foreign key as a whole: both take the INSERT, which drops such entries.
    */
-  async insert(rows: readonly JournalRow[]): Promise<number> {
-    if (rows.length === 0) return 0;
+  async insert(batch: JournalBatch): Promise<number> {
+    if (batch.size === 0) return 0;
     const pool = this.config.databaseUrl ? (this.dataSource.driver as Partial<PostgresDriver>).master as Pool | undefined : undefined;
-    if (!pool) return this.insertJoined(rows);
+    if (!pool) return this.insertJoined(batch);
     try {
-      return await this.copy(pool, rows);
+      return await this.copy(pool, batch);
     } catch (error) {
       if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      return this.insertJoined(rows);
+      return this.insertJoined(batch);
     }
   }
 
-  private async copy(pool: Pool, rows: readonly JournalRow[]): Promise<number> {
+  private async copy(pool: Pool, batch: JournalBatch): Promise<number> {
     const { logger } = this.dataSource;
     logger.logQuery(COPY_ROWS);
     const client = await pool.connect();
@@ -72,8 +73,7 @@ export class JournalStore {
       const stream = client.query(copyFrom(COPY_ROWS));
       await new Promise<void>((resolve, reject) => {
         stream.once('finish', resolve).once('error', reject);
-        for (const chunk of copyChunks(rows)) stream.write(chunk);
-        stream.end();
+        stream.end(batch.copyText());
       });
       return stream.rowCount;
     } catch (error) {
@@ -94,7 +94,7 @@ export class JournalStore {
    * SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the batch's order
    * (numbered over the sorted rows: an identity default may be drawn in join order).
    */
-  private async insertJoined(rows: readonly JournalRow[]): Promise<number> {
+  private async insertJoined(batch: JournalBatch): Promise<number> {
     const inserted: unknown = await this.dataSource.query(
       `INSERT INTO journal_entry (seq, ${COLUMN_LIST})
        OVERRIDING SYSTEM VALUE
@@ -107,7 +107,7 @@ export class JournalStore {
          FOR KEY SHARE OF s
        ) kept
        RETURNING sandbox_id`,
-      JOURNAL_ROW_COLUMNS.map((_, index) => rows.map((row) => row.values[index])),
+      batch.columns(),
     );
     return returnedRows(inserted).length;
   }
@@ -144,33 +144,4 @@ export class JournalStore {
     );
     return returnedRows(rows).length;
   }
-}
-
-/** COPY's text format: a line per row, tab-separated, `\N` for null, backslash escapes. */
-/** Text per write: short of V8's large objects, which only a full collection frees. */
-const COPY_CHUNK_CHARS = 32 * 1024;
-
-/** COPY's text format in chunks of whole lines: a line per row, tab-separated, `\N` for null, backslash escapes. */
-function copyChunks(rows: readonly JournalRow[]): string[] {
-  const chunks: string[] = [];
-  let text = '';
-  for (const row of rows) {
-    text += `${row.values.map(copyField).join('\t')}\n`;
-    if (text.length >= COPY_CHUNK_CHARS) {
-      chunks.push(text);
-      text = '';
-    }
-  }
-  if (text) chunks.push(text);
-  return chunks;
-}
-
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_SPECIALS = new RegExp(COPY_SPECIAL.source, 'g');
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-function copyField(value: string | null): string {
-  if (value === null) return '\\N';
-  // Most values have nothing to escape: a test is cheaper than a replace.
-  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (special) => COPY_ESCAPES[special]) : value;
 }

@@ -1,12 +1,15 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SandboxConfig } from '../config/sandbox-config';
-import { journalRow, type JournalRow, type NewJournalEntry } from './journal-entry';
+import { JournalBatch } from './journal-batch';
+import { journalRowValues, type NewJournalEntry } from './journal-entry';
 import { JournalStore } from './journal-store';
 
 /** Entries written within this long of their request (contract §14: within 1 s). */
 export const JOURNAL_FLUSH_INTERVAL_MS = 1000;
-/** Rows per INSERT. */
+/** Rows per write (one COPY, or one INSERT on the embedded database). */
 const BATCH_SIZE = 500;
+/** Written batches kept for reuse: their memory is taken once, not for every batch. */
+const SPARE_BATCHES = 2;
 /** A journal that cannot keep up (the database down) loses entries rather than memory. */
 const MAX_BUFFERED = 20_000;
 
@@ -28,7 +31,11 @@ export interface JournalHealth {
 @Injectable()
 export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(JournalWriter.name);
-  private buffer: JournalRow[] = [];
+  /** The batch being filled, then the full ones waiting for their write, oldest first. */
+  private filling = new JournalBatch(BATCH_SIZE);
+  private readonly waiting: JournalBatch[] = [];
+  private readonly spares: JournalBatch[] = [];
+  private buffered = 0;
   private writing: Promise<void> = Promise.resolve();
   /** A write is queued or running: it takes whatever is buffered meanwhile. */
   private flushing = false;
@@ -54,14 +61,17 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   record(entry: NewJournalEntry): void {
-    if (this.buffer.length >= MAX_BUFFERED) {
+    if (this.buffered >= MAX_BUFFERED) {
       this.lose(1, 'journal buffer full: entry dropped');
       return;
     }
-    this.buffer.push(journalRow(entry));
+    this.filling.add(entry.arrivedAt.getTime(), journalRowValues(entry));
+    this.buffered += 1;
+    if (!this.filling.full) return;
+    this.seal();
     // A full batch goes now rather than at the next tick of the timer: under load the buffer stays
     // small, and entries are written well within their second.
-    if (this.buffer.length >= BATCH_SIZE && !this.flushing) void this.flush();
+    if (!this.flushing) void this.flush();
   }
 
   /** Writes everything recorded so far (after any write in progress); never rejects. */
@@ -72,21 +82,31 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   health(): JournalHealth {
-    return { recording: this.config.journal, buffered: this.buffer.length, written: this.written, lost: this.lost, failed_writes: this.failedWrites };
+    return { recording: this.config.journal, buffered: this.buffered, written: this.written, lost: this.lost, failed_writes: this.failedWrites };
   }
 
   private async writeBuffered(): Promise<void> {
-    while (this.buffer.length > 0) {
-      // Answers finish in any order; `seq` follows arrival (a stable sort keeps ties as recorded).
-      const batch = this.buffer.splice(0, BATCH_SIZE).sort((a, b) => a.arrivedAtMs - b.arrivedAtMs);
+    if (this.filling.size > 0) this.seal();
+    for (let batch = this.waiting.shift(); batch; batch = this.waiting.shift()) {
       try {
         this.written += await this.store.insert(batch);
       } catch (error) {
         this.failedWrites += 1;
-        this.lose(batch.length, 'journal write failed: entries dropped', error);
+        this.lose(batch.size, 'journal write failed: entries dropped', error);
       }
+      this.buffered -= batch.size;
+      batch.clear();
+      if (this.spares.length < SPARE_BATCHES) this.spares.push(batch);
+      // Entries recorded while this batch was written go in the same pass.
+      if (this.waiting.length === 0 && this.filling.size > 0) this.seal();
     }
     this.flushing = false;
+  }
+
+  /** Queues the batch being filled for its write and starts another. */
+  private seal(): void {
+    this.waiting.push(this.filling);
+    this.filling = this.spares.pop() ?? new JournalBatch(BATCH_SIZE);
   }
 
   /** Counts and logs lost entries (also called by the edge when an entry cannot be built). */

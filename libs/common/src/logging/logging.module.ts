@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { SandboxConfig } from '../config/sandbox-config';
+import { SandboxContext } from '../sandbox/sandbox-context';
 import { redactUrl, serializeError } from './log-redaction';
 import { assignRequestId } from './request-id';
 
@@ -33,11 +34,14 @@ export class LoggingModule {
         LoggerModule.forRootAsync({
           inject: [SandboxConfig],
           useFactory: (config: SandboxConfig) => {
-            // Request lines are info: at warn and above there are none, and the request a line of a
-            // request names is only its id, method and url (the logger of every request is made
-            // with them, also when it writes nothing: issue 19, the per-request cost).
+            // Request lines are info: at warn and above there are none, and a line written during a
+            // request names it by id, method and url only, taken from the request's own context
+            // when the line is written (pino's mixin). No logger per request then, nor pino-http's
+            // middleware (issue 19: a child logger's bindings were serialized for every request,
+            // and held until its end, also when it wrote nothing).
             const requestLines = ['trace', 'debug', 'info'].includes(config.logLevel);
             return {
+              forRoutes: requestLines ? undefined : [],
               pinoHttp: [
                 {
                   level: config.logLevel,
@@ -56,6 +60,7 @@ export class LoggingModule {
                   },
                   customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
                     error || res.statusCode >= 500 ? 'error' : 'info',
+                  mixin: requestLines ? undefined : requestOfLine,
                 },
                 options.destination,
               ] as never,
@@ -65,4 +70,13 @@ export class LoggingModule {
       ],
     };
   }
+}
+
+/** The request a line names at warn and above (redacted by the `req` serializer): its context's. */
+function requestOfLine(): { req?: { id: unknown; method?: string; url?: string } } {
+  const request = SandboxContext.request;
+  if (!request) return {};
+  // express's full url: a sandbox's prefix included (contract §13).
+  const { originalUrl } = request as { originalUrl?: string };
+  return { req: { id: request.headers['x-request-id'], method: request.method, url: originalUrl ?? request.url } };
 }

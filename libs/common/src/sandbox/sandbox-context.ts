@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
 import type { EntityManager } from 'typeorm';
 import type { Hint } from '../journal/hint-catalogue';
 
@@ -12,6 +13,8 @@ export interface SandboxScope {
   readonly manager?: EntityManager;
   /** A recorded request's hint list (contract §14), which RequestHints.raise adds to. */
   readonly hints?: Hint[];
+  /** The HTTP request this work serves, which a log line written meanwhile names. */
+  readonly request?: IncomingMessage;
 }
 
 export class NoSandboxContext extends Error {
@@ -29,9 +32,9 @@ const storage = new AsyncLocalStorage<SandboxScope>();
  * the default sandbox.
  */
 export const SandboxContext = {
-  /** Runs `work` in the sandbox; a recorded request also brings its hint list (one context for both). */
-  run<T>(sandboxId: string, work: () => T, hints?: Hint[]): T {
-    return storage.run(hints ? { sandboxId, hints } : { sandboxId }, work);
+  /** Runs `work` in the sandbox; a request also brings itself and, recorded, its hint list (one context for all). */
+  run<T>(sandboxId: string, work: () => T, request?: IncomingMessage, hints?: Hint[]): T {
+    return storage.run({ sandboxId, hints, request }, work);
   },
 
   /** Runs `work` in the current sandbox with `manager` as the transaction repository calls join. */
@@ -52,6 +55,11 @@ export const SandboxContext = {
   /** The current request's hint list, if it is recorded (undefined outside one: a job run, the CLI). */
   get hints(): Hint[] | undefined {
     return storage.getStore()?.hints;
+  },
+
+  /** The HTTP request the current work serves, if any (undefined in a job run or the CLI). */
+  get request(): IncomingMessage | undefined {
+    return storage.getStore()?.request;
   },
 
   /** Whether any sandbox context is entered (for code that must not throw, e.g. logging). */
