@@ -18,4 +18,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 # The young generation capped at 8 MB a semi-space, as `npm start` runs it (README: Benchmarks, RSS).
-CMD ["node", "--max-semi-space-size=8", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "dist/apps/api/src/main.js"]

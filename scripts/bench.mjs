@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -117,7 +117,7 @@ async function scratchDatabase(name) {
 
 /** Starts a child process and returns its pid and a stop that waits for its exit. */
 function startProcess(command, env) {
-  const child = spawn(process.execPath, command, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, command, { env, stdio: ['ignore', process.env.BENCH_STDOUT ? openSync(process.env.BENCH_STDOUT, 'a') : 'ignore', 'inherit'] });
   const kill = () => child.kill('SIGTERM');
   process.on('exit', kill);
   const exited = new Promise((done) => child.on('exit', done));
