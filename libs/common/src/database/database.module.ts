@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule, TypeOrmModuleOptions } from '@nestjs/typeorm';
+import type { PoolClient } from 'pg';
 import { DataSource, DataSourceOptions, MigrationInterface, MixedList } from 'typeorm';
 import { SandboxConfig } from '../config/sandbox-config';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -75,7 +76,9 @@ export class DatabaseModule {
           database: 'postgres',
           // One PGlite session behind the socket: a second connection would interleave with the
           // first. The timeout makes code that wrongly asks for a second one fail instead of hang.
-          extra: { max: 1, connectionTimeoutMillis: 5_000 },
+          // The session outlives its connections, their prepared statements too: a new connection
+          // (after the pool closed an idle one) starts without them, as on a server.
+          extra: { max: 1, connectionTimeoutMillis: 5_000, onConnect: (client: PoolClient) => client.query('DEALLOCATE ALL') },
         };
       },
       dataSourceFactory: async (dataSourceOptions) => {

@@ -40,7 +40,10 @@ export class EmbeddedPostgres {
     const lock = inMemory ? null : DataDirLock.acquire(resolve(dataDir));
     try {
       const db = inMemory ? await PGlite.create('memory://', template ? { loadDataDir: template } : {}) : await PGlite.create(join(resolve(dataDir), 'pgdata'));
-      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
+      // The pool keeps one connection (see database.module), but a connection it replaces may still
+      // be closing when the next one opens: with the socket server's default of one, Node's server
+      // refused the new one at once. Both share the session's query queue.
+      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 2 });
       await server.start();
       const port = Number(server.getServerConn().split(':').pop());
       return new EmbeddedPostgres(db, server, lock, '127.0.0.1', port);

@@ -21,22 +21,20 @@ const MAX_PREPARED = 1000;
 export class PreparedStatements {
   private readonly names = new Map<string, string>();
 
-  constructor(
-    private readonly dataSource: DataSource,
-    /** False: every statement goes through TypeORM, unnamed. */
-    private readonly enabled: boolean,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async query<T>(manager: EntityManager | undefined, sql: string, values: unknown[]): Promise<T> {
-    const connection = !this.enabled ? undefined : manager ? transactionConnection(manager) : this.pool();
+    const client = manager ? transactionConnection(manager) : undefined;
+    const pool = manager ? undefined : this.pool();
     // A manager whose connection is not open yet (or another driver): TypeORM's own path.
-    if (!connection) return (manager ?? this.dataSource.manager).query(sql, values);
+    if (!client && !pool) return (manager ?? this.dataSource.manager).query(sql, values);
     // TypeORM's logger hears of every statement and failure, as when TypeORM runs them.
     const { logger } = this.dataSource;
     logger.logQuery(sql, values);
     let raw: QueryResult;
     try {
-      raw = await submit(connection, this.nameOf(sql), sql, values);
+      const name = this.nameOf(sql);
+      raw = await (client ? submit(client, name, sql, values) : submitOnPool(pool as Pool, name, sql, values));
     } catch (error) {
       logger.logQueryError(error as Error, sql, values);
       throw new QueryFailedError(sql, values, error as Error);
@@ -59,11 +57,25 @@ export class PreparedStatements {
 }
 
 /**
+ * On a client of the pool, given back as it is after a failure: the pool's own query() closes a
+ * client whose statement failed (the session then loses its prepared statements; the embedded
+ * database's socket failed the next connection made meanwhile).
+ */
+async function submitOnPool(pool: Pool, name: string | undefined, text: string, values: unknown[]): Promise<QueryResult> {
+  const client = await pool.connect();
+  try {
+    return await submit(client, name, text, values);
+  } finally {
+    client.release();
+  }
+}
+
+/**
  * One statement as a pg Query made from its text and then named: given a config object, pg copies it
  * property descriptor by descriptor on every call (its cloneQueryConfig, several µs a statement under
  * load, issue 19). With a callback, a pool or a client runs it and calls back with the result.
  */
-function submit(connection: Pool | PoolClient, name: string | undefined, text: string, values: unknown[]): Promise<QueryResult> {
+function submit(connection: PoolClient, name: string | undefined, text: string, values: unknown[]): Promise<QueryResult> {
   const query = new Query(text, values) as Query & { name?: string };
   query.name = name;
   if (name !== undefined) reuseRowDescriptions(query, name);

@@ -1,6 +1,5 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SandboxConfig } from '../config/sandbox-config';
 import { PreparedStatements } from '../database/prepared-statements';
 import { returnedRows } from '../database/returned-rows';
 
@@ -23,16 +22,15 @@ const CLAIM_ATTEMPTS = 5;
  * `idempotency_record` (contract §15): claims, kept answers and their expiry. The service's table
  * for sandbox data and its own alike (sandbox_id null), so it uses the DataSource and names the
  * sandbox in every statement itself. Outside any transaction: a claim is committed before the use
- * case runs, so a concurrent duplicate on any instance sees it. On a PostgreSQL server its
- * statements are prepared, as SandboxDb's are: the claim's planning was most of what a new key cost
- * a request (issue 19).
+ * case runs, so a concurrent duplicate on any instance sees it. Its statements are prepared, as
+ * SandboxDb's are: the claim's planning was most of what a new key cost a request (issue 19).
  */
 @Injectable()
 export class IdempotencyStore {
   private readonly statements: PreparedStatements;
 
-  constructor(dataSource: DataSource, @Optional() config?: SandboxConfig) {
-    this.statements = new PreparedStatements(dataSource, config?.databaseUrl !== undefined);
+  constructor(dataSource: DataSource) {
+    this.statements = new PreparedStatements(dataSource);
   }
 
   private query(sql: string, values: unknown[]): Promise<unknown> {

@@ -1,8 +1,7 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, FindManyOptions, FindOptionsWhere, InsertResult, ObjectLiteral } from 'typeorm';
 import { EntityRows } from '../database/entity-rows';
 import { PreparedStatements } from '../database/prepared-statements';
-import { SandboxConfig } from '../config/sandbox-config';
 import { SandboxContext } from './sandbox-context';
 
 /**
@@ -41,13 +40,8 @@ export class SandboxDb {
   /** Texts found scoped: the repositories' SQL is fixed text, checked once rather than scanned on every call. */
   private readonly scopedTexts = new Set<string>();
 
-  constructor(
-    private readonly dataSource: DataSource,
-    @Optional() config?: SandboxConfig,
-  ) {
-    // Prepared on a PostgreSQL server only: the embedded database drops the connection when a
-    // prepared statement fails (pglite-socket), and a failing statement is sometimes expected.
-    this.statements = new PreparedStatements(dataSource, config?.databaseUrl !== undefined);
+  constructor(private readonly dataSource: DataSource) {
+    this.statements = new PreparedStatements(dataSource);
   }
 
   /** The select list and row mapping of an entity (its sandbox column left out): see EntityRows. */
@@ -66,7 +60,7 @@ export class SandboxDb {
     return SandboxContext.sandboxId;
   }
 
-  /** On a server, as a prepared statement (see PreparedStatements): each text planned once per connection. */
+  /** As a prepared statement (see PreparedStatements): each text planned once per connection. */
   async query<T = unknown>(sql: string, parameters: readonly unknown[] = []): Promise<T> {
     if (!this.scopedTexts.has(sql)) {
       if (!isSandboxScoped(sql)) throw new UnscopedStatement(sql);
