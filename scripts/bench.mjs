@@ -364,11 +364,12 @@ const meets = (ok) => (ok ? 'met' : 'NOT met');
 /**
  * The refresh-token grant: a refresh token serves 4 uses a Stockholm day (bank §5.5), so the requests
  * take the tokens of a pool made through the authorize flow before the run, each token for its 4
- * allowed uses and no more. The pool is sized from `expectedRps` (the token issue just measured) with
- * half again as much to spare; should it still run dry, the requests beyond it reuse spent tokens and
- * count as errors (400 invalid_grant).
+ * allowed uses and no more. The pool is sized from `expectedRps` (the token issue just measured, or a
+ * short load of it when the run did not measure it) with half again as much to spare; should it still
+ * run dry, the requests beyond it reuse spent tokens and count as errors (400 invalid_grant).
  */
 async function refreshRequest(service, scenario, expectedRps) {
+  expectedRps ??= await tokenIssueRps(service);
   const uses = Math.ceil(expectedRps * 1.5 * (SECONDS * ROUNDS + 2));
   const started = performance.now();
   const pool = await service.refreshTokens(Math.max(8, Math.ceil(uses / 4)));
@@ -384,6 +385,15 @@ async function refreshRequest(service, scenario, expectedRps) {
   return { request, note };
 }
 
+/**
+ * The token issue's req/s in a short load, for sizing the refresh pool when the run did not measure
+ * it (`--only refresh`): a guess too low would leave the pool dry and count its requests as errors.
+ */
+async function tokenIssueRps(service) {
+  const { request } = service.scenarios.find(({ title }) => title === TOKEN_ISSUE);
+  return (await load(`${service.base}${service.prefix}`, request, 2)).rps;
+}
+
 /** Each scenario (those named, or all) against its ceiling route in alternating rounds; req/s and the ratio by title. */
 async function compare(service, ceiling, only) {
   const results = {};
@@ -391,7 +401,7 @@ async function compare(service, ceiling, only) {
   for (const scenario of service.scenarios.filter(chosen)) {
     let { request } = scenario;
     let note;
-    if (scenario.refresh) ({ request, note } = await refreshRequest(service, scenario, results[TOKEN_ISSUE]?.rps ?? 500));
+    if (scenario.refresh) ({ request, note } = await refreshRequest(service, scenario, results[TOKEN_ISSUE]?.rps));
     const route = `${request.method === 'GET' ? '/ping' : '/poll'}${ceiling.withDb ? '-db' : ''}`;
     const bare = { path: route, method: request.method, ...(request.method === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }) };
     // Warm both first, so neither is measured while the JIT is still compiling it.
@@ -567,11 +577,12 @@ async function measureScale() {
     const journal = JOURNAL === 'off' ? 'off' : 'on';
     const service = await startService(journal, scratch.url);
     console.log(`--scale: journal ${journal}, ${ROUNDS} round(s) of ${SECONDS} s, ${CONNECTIONS} connections, scratch database bench_scale_${process.pid} on the PostgreSQL server\n`);
+    const scenarios = service.scenarios.filter(({ title }) => !ONLY || title.includes(ONLY));
     const phase = async () => {
       const latency = {};
-      for (const scenario of service.scenarios) {
+      for (const scenario of scenarios) {
         let { request } = scenario;
-        if (scenario.refresh) ({ request } = await refreshRequest(service, scenario, latency[TOKEN_ISSUE]?.rps ?? 500));
+        if (scenario.refresh) ({ request } = await refreshRequest(service, scenario, latency[TOKEN_ISSUE]?.rps));
         await load(`${service.base}${service.prefix}`, request, 2);
         const rounds = [];
         for (let round = 0; round < ROUNDS; round++) rounds.push(await load(`${service.base}${service.prefix}`, request));
@@ -590,7 +601,7 @@ async function measureScale() {
     const seeded = await phase();
     console.log('');
     console.log(`${'Hot path'.padEnd(52)} ${'empty p50/p99'.padStart(14)} ${'seeded p50/p99'.padStart(15)}   p99 ratio (target ≤ ${TARGET_SCALE})`);
-    for (const { title } of service.scenarios) {
+    for (const { title } of scenarios) {
       const e = empty[title];
       const s = seeded[title];
       const ratio = s.p99 / e.p99;
