@@ -21,6 +21,7 @@ import { EidRecordFinalReported1763800031000 } from './1763800031000-EidRecordFi
 import { IdempotencyCreateRecords1763800032000 } from './1763800032000-IdempotencyCreateRecords';
 import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-DirectoryCreateSandboxCa';
 import { JournalJsonColumns1763800050000 } from './1763800050000-JournalJsonColumns';
+import { JournalRowsCheckedPerBatch1763800060000 } from './1763800060000-JournalRowsCheckedPerBatch';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   IdempotencyCreateRecords1763800032000,
   DirectoryCreateSandboxCa1763800040000,
   JournalJsonColumns1763800050000,
+  JournalRowsCheckedPerBatch1763800060000,
 ];

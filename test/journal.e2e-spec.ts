@@ -1,11 +1,12 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { JobRunner, JOURNAL_ROW_COLUMNS, JournalStore, JournalWriter, Public, RequestHints, type JournalBatch } from '@app/common';
 import { newPartner } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { certificate, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
+import { describeOnServer } from './support/server-only';
 import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
 
 /** A route that raises a hint, as domain code does where its rule lives (contract §14 plumbing). */
@@ -484,5 +485,78 @@ describe('contract §14 request journal: never fails a request, can be turned of
     } finally {
       await t.close();
     }
+  });
+});
+
+describeOnServer('contract §13 Lifecycle with §14: a journal entry never outlives its sandbox, in whatever order a batch and the deletion run (PostgreSQL server)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A minimal journal row of the sandbox, as a batch writes one (the trigger runs on every write). */
+  const insertEntry = (runner: QueryRunner, sandboxId: string, requestId: string) =>
+    runner.query(
+      `INSERT INTO journal_entry (sandbox_id, request_id, arrived_at, at, method, path, status, duration_ms, caller_kind, request, response)
+       VALUES ($1, $2, now(), now(), 'GET', '/v2/accounts', 200, 1, 'anonymous', '{}', '{}')`,
+      [sandboxId, requestId],
+    );
+  const rowsOf = async (sandboxId: string) => (await storedRows(t, 'sandbox_id = $1', [sandboxId])).length;
+
+  it('a batch written first holds the sandbox: its deletion waits for the batch, then takes its entries too', async () => {
+    const gone = (await t.http.post('/sandboxes').set(operator).send({ name: 'deleted after a batch', seed_demo: false }).expect(201)).body;
+    const batch = t.get(DataSource).createQueryRunner();
+    try {
+      await batch.startTransaction();
+      await insertEntry(batch, gone.sandbox_id, newRequestId('before-delete'));
+      let deleted = false;
+      const deletion = t.http.delete(`/sandboxes/${gone.sandbox_id}`).set(operator).then((res) => {
+        deleted = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(deleted).toBe(false);
+      await batch.commitTransaction();
+      expect((await deletion).status).toBe(204);
+    } finally {
+      await batch.release();
+    }
+    expect(await rowsOf(gone.sandbox_id)).toBe(0);
+  });
+
+  it('a batch written while the deletion is uncommitted waits for it, then drops the deleted sandbox\'s entries and keeps the others', async () => {
+    const gone = (await t.http.post('/sandboxes').set(operator).send({ name: 'deleted during a batch', seed_demo: false }).expect(201)).body;
+    const deletion = t.get(DataSource).createQueryRunner();
+    const batch = t.get(DataSource).createQueryRunner();
+    const kept = newRequestId('kept');
+    try {
+      await deletion.startTransaction();
+      await deletion.query(`DELETE FROM sandbox WHERE id = $1`, [gone.sandbox_id]);
+      await batch.startTransaction();
+      await insertEntry(batch, 'default', kept);
+      const written = insertEntry(batch, gone.sandbox_id, newRequestId('during-delete'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deletion.commitTransaction();
+      await written;
+      await batch.commitTransaction();
+    } finally {
+      await deletion.release();
+      await batch.release();
+    }
+    expect(await rowsOf(gone.sandbox_id)).toBe(0);
+    expect(await storedRows(t, 'request_id = $1', [kept])).toHaveLength(1);
+  });
+
+  it('a batch written after the deletion committed leaves nothing of the deleted sandbox', async () => {
+    const gone = (await t.http.post('/sandboxes').set(operator).send({ name: 'deleted before a batch', seed_demo: false }).expect(201)).body;
+    await t.http.delete(`/sandboxes/${gone.sandbox_id}`).set(operator).expect(204);
+    const batch = t.get(DataSource).createQueryRunner();
+    try {
+      await insertEntry(batch, gone.sandbox_id, newRequestId('after-delete'));
+    } finally {
+      await batch.release();
+    }
+    expect(await rowsOf(gone.sandbox_id)).toBe(0);
   });
 });

@@ -30,8 +30,6 @@ const COLUMN_TYPES: Record<(typeof JOURNAL_ROW_COLUMNS)[number], string> = {
   replayed: 'boolean',
 };
 const COPY_ROWS = `COPY journal_entry (${COLUMN_LIST}) FROM STDIN`;
-/** PostgreSQL's foreign_key_violation: a row of a sandbox deleted since its request. */
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
  * The journal's statements that span sandboxes, outside SandboxDb's per-sandbox guard (allow-listed
@@ -46,22 +44,16 @@ export class JournalStore {
   ) {}
 
   /**
-   * Writes a batch in arrival order (`seq` follows it); the count written. On a PostgreSQL server
-   * one COPY: the cheapest way into a table, a third of the database time of the INSERT below
-   * (issue 16: the journal must not slow the hot paths). The embedded database's socket does not
-   * speak COPY's sub-protocol, and a batch holding an entry of a sandbox deleted since its request
-   * fails COPY's foreign key as a whole: both take the INSERT, which drops such entries.
+   * Writes a batch in arrival order (`seq` follows it); the count written. Entries of a sandbox
+   * deleted since their request go with it in the same statement (the journal's insert trigger,
+   * migration JournalRowsCheckedPerBatch; the INSERT leaves them out). On a PostgreSQL server one COPY: the cheapest way into a table, a
+   * third of the database time of the INSERT below (issue 16: the journal must not slow the hot
+   * paths). The embedded database's socket does not speak COPY's sub-protocol: it takes the INSERT.
    */
   async insert(batch: JournalBatch): Promise<number> {
     if (batch.size === 0) return 0;
     const pool = this.config.databaseUrl ? (this.dataSource.driver as Partial<PostgresDriver>).master as Pool | undefined : undefined;
-    if (!pool) return this.insertJoined(batch);
-    try {
-      return await this.copy(pool, batch);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
-      return this.insertJoined(batch);
-    }
+    return pool ? this.copy(pool, batch) : this.insertJoined(batch);
   }
 
   private async copy(pool: Pool, batch: JournalBatch): Promise<number> {
@@ -90,9 +82,9 @@ export class JournalStore {
    * One INSERT for the whole batch, sent as one text array per column (as many parameters whatever
    * the batch size). The JSON columns are cast from their text: PostgreSQL's JSON functions would
    * refuse an escaped NUL (`\u0000`) that a client sent, and fail the batch. Entries of a sandbox
-   * deleted meanwhile are dropped by the join, which also holds the sandbox rows it keeps (FOR KEY
-   * SHARE) so a concurrent delete cannot fail the batch. Rows get `seq` in the batch's order
-   * (numbered over the sorted rows: an identity default may be drawn in join order).
+   * deleted meanwhile are left out by the join, so the count is of the entries kept. Rows get `seq`
+   * in the batch's order (numbered over the sorted rows: an identity default may be drawn in join
+   * order).
    */
   private async insertJoined(batch: JournalBatch): Promise<number> {
     const inserted: unknown = await this.dataSource.query(
@@ -104,7 +96,6 @@ export class JournalStore {
          FROM unnest(${JOURNAL_ROW_COLUMNS.map((_, index) => `$${index + 1}::text[]`).join(', ')}) WITH ORDINALITY AS e(${COLUMN_LIST}, n)
          JOIN sandbox s ON s.id = e.sandbox_id
          ORDER BY e.n
-         FOR KEY SHARE OF s
        ) kept
        RETURNING sandbox_id`,
       batch.columns(),
@@ -133,11 +124,15 @@ export class JournalStore {
     return returnedRows(rows).length;
   }
 
-  /** Deletes up to `batch` entries that arrived more than `days` real days ago, oldest first; the count deleted. */
+  /**
+   * Deletes up to `batch` entries that arrived more than `days` real days ago; the count deleted. The
+   * job calls it until less than a batch goes, so every such entry goes in one pass; the arrival
+   * times are read through a BRIN index, which finds them but does not order them.
+   */
   async pruneOlderThan(days: number, batch: number): Promise<number> {
     const rows: unknown = await this.dataSource.query(
       `DELETE FROM journal_entry j
-       USING (SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) ORDER BY arrived_at LIMIT $2) doomed
+       USING (SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) LIMIT $2) doomed
        WHERE j.sandbox_id = doomed.sandbox_id AND j.seq = doomed.seq
        RETURNING j.sandbox_id`,
       [days, batch],

@@ -213,7 +213,7 @@ export class SandboxRegistry implements SandboxChangeListener {
     return toRow(rows[0]);
   }
 
-  /** Deletes the sandbox; ON DELETE CASCADE removes every row of its data. */
+  /** Deletes the sandbox; ON DELETE CASCADE removes every row of its data (a trigger its journal entries). */
   async delete(sandboxId: string): Promise<boolean> {
     const rows = returnedRows(await this.manager.query(`DELETE FROM sandbox WHERE id = $1 RETURNING id`, [sandboxId]));
     this.forget(sandboxId);
