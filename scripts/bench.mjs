@@ -328,7 +328,11 @@ function cpuMs(pid) {
   }
 }
 
-/** CPU time of every `postgres` process on this machine, in ms (the server of DATABASE_URL when it is local), or null. */
+/**
+ * CPU time of every `postgres` process on this machine, in ms (the server of DATABASE_URL when it is
+ * local), or null. A backend that exited (a pool closing an idle connection) leaves its time in its
+ * parent's children's time (cutime, cstime), which is counted too: else the sum would drop with it.
+ */
 function postgresCpuMs() {
   try {
     let total = 0;
@@ -338,7 +342,7 @@ function postgresCpuMs() {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         if (!stat.includes('(postgres)')) continue;
         const fields = stat.split(') ').pop().split(' ');
-        total += (Number(fields[11]) + Number(fields[12])) * 10;
+        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
       } catch {
         // gone meanwhile
       }
