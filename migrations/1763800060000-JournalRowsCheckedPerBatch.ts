@@ -3,8 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Issue 16 (the journal's cost on the hot paths): a journal row still goes with its sandbox, but the
  * check is made once per written batch instead of once per row. The foreign key ran a locking read
- * of the sandbox row for every entry (a fifth of the database's time per written entry, measured
- * with COPY batches of 500) and made every writer of the sandbox's rows share that lock. Now:
+ * of the sandbox row for every entry (about a fifth of the database's time per written entry,
+ * measured with COPY batches of 500) and made every writer of the sandbox's rows share that lock. Now:
  *
  * - a statement trigger on the journal's writes locks the sandboxes its rows name (FOR KEY SHARE, as
  *   the foreign key did, once per sandbox in the batch) and deletes the rows of any that is gone: an

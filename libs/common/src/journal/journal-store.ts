@@ -46,9 +46,10 @@ export class JournalStore {
   /**
    * Writes a batch in arrival order (`seq` follows it); the count written. Entries of a sandbox
    * deleted since their request go with it in the same statement (the journal's insert trigger,
-   * migration JournalRowsCheckedPerBatch; the INSERT leaves them out). On a PostgreSQL server one COPY: the cheapest way into a table, a
-   * third of the database time of the INSERT below (issue 16: the journal must not slow the hot
-   * paths). The embedded database's socket does not speak COPY's sub-protocol: it takes the INSERT.
+   * migration JournalRowsCheckedPerBatch; the INSERT leaves them out). On a PostgreSQL server one
+   * COPY: the cheapest way into a table, a third of the database time of the INSERT below (issue
+   * 16: the journal must not slow the hot paths). The embedded database's socket does not speak
+   * COPY's sub-protocol: it takes the INSERT.
    */
   async insert(batch: JournalBatch): Promise<number> {
     if (batch.size === 0) return 0;
