@@ -506,6 +506,20 @@ describeOnServer('contract §13 Lifecycle with §14: a journal entry never outli
       [sandboxId, requestId],
     );
   const rowsOf = async (sandboxId: string) => (await storedRows(t, 'sandbox_id = $1', [sandboxId])).length;
+  /** Until a statement starting with `text` waits for a lock in this database; fails if `settled` comes first. */
+  const waitingForLock = async (text: string, settled: Promise<unknown>) => {
+    let done = false;
+    void settled.then(() => (done = true), () => (done = true));
+    for (;;) {
+      const [{ n }] = await t.get(DataSource).query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+        [`${text}%`],
+      );
+      if (n > 0) return;
+      if (done) throw new Error(`"${text}…" finished without waiting for a lock`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it('a batch written first holds the sandbox: its deletion waits for the batch, then takes its entries too', async () => {
     const gone = (await t.http.post('/sandboxes').set(operator).send({ name: 'deleted after a batch', seed_demo: false }).expect(201)).body;
@@ -513,13 +527,8 @@ describeOnServer('contract §13 Lifecycle with §14: a journal entry never outli
     try {
       await batch.startTransaction();
       await insertEntry(batch, gone.sandbox_id, newRequestId('before-delete'));
-      let deleted = false;
-      const deletion = t.http.delete(`/sandboxes/${gone.sandbox_id}`).set(operator).then((res) => {
-        deleted = true;
-        return res;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(deleted).toBe(false);
+      const deletion = t.http.delete(`/sandboxes/${gone.sandbox_id}`).set(operator).then((res) => res);
+      await waitingForLock('DELETE FROM sandbox', deletion);
       await batch.commitTransaction();
       expect((await deletion).status).toBe(204);
     } finally {
@@ -539,7 +548,7 @@ describeOnServer('contract §13 Lifecycle with §14: a journal entry never outli
       await batch.startTransaction();
       await insertEntry(batch, 'default', kept);
       const written = insertEntry(batch, gone.sandbox_id, newRequestId('during-delete'));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitingForLock('INSERT INTO journal_entry', written);
       await deletion.commitTransaction();
       await written;
       await batch.commitTransaction();
