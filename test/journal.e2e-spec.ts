@@ -372,6 +372,20 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     expect(await storedRows(t, 'request_id = $1', [alongside])).toHaveLength(1);
     expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ lost: 0, failed_writes: 0 });
   });
+
+  it('contract §13 Lifecycle with §14: a reset wipes the sandbox\'s journal with the rest of its data; the journal goes on after it', async () => {
+    const created = (await t.http.post('/sandboxes').set(operator).send({ name: 'journal reset' }).expect(201)).body;
+    const before = newRequestId('before-reset');
+    await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/test-certificate`).set('X-Request-Id', before).expect(200);
+    await flush(t);
+    expect(await storedRows(t, 'sandbox_id = $1 AND request_id = $2', [created.sandbox_id, before])).toHaveLength(1);
+    await t.http.post(`/sandboxes/${created.sandbox_id}/reset`).set(operator).expect(200);
+    expect(await storedRows(t, 'sandbox_id = $1', [created.sandbox_id])).toEqual([]);
+    const after = newRequestId('after-reset');
+    await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/test-certificate`).set('X-Request-Id', after).expect(200);
+    await flush(t);
+    expect((await storedRows(t, 'sandbox_id = $1', [created.sandbox_id])).map((row) => row.request_id)).toEqual([after]);
+  });
 });
 
 describe('contract §14 request journal: never fails a request, can be turned off, is pruned', () => {
