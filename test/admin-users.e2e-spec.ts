@@ -1,4 +1,5 @@
 import { luhnDigit, newPersonalNumber, tenDigitForm, withWrongCheckDigit } from './support/personal-numbers';
+import { sampleFixture } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
@@ -168,7 +169,7 @@ describe('admin users and accounts (contract §4, §8)', () => {
       expect(paged).toEqual(all);
     });
 
-    it.each([['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['after=1912', 'after']])(
+    it.each([['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['limit=', 'limit'], ['limit=0x10', 'limit'], ['limit=%2010', 'limit'], ['after=1912', 'after']])(
       'refuses %s with 400 naming the parameter (contract §2)',
       async (query, field) => {
         expectValidationFailed(await t.admin.get(`/admin/users?${query}`), field);
@@ -208,6 +209,19 @@ describe('admin users and accounts (contract §4, §8)', () => {
       await putUser(pn, { name: 'X', kyc_completed: true }).expect(201);
       expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'SEK', balance: 1.234 }), 'balance');
       expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency: 'SEK', balance: -1 }), 'balance');
+    });
+
+    it('refuses a currency code not in capital letters with 400 naming currency, never 500, writing nothing (contract §2, §8)', async () => {
+      const pn = newPersonalNumber();
+      await putUser(pn, { name: 'Valuta', kyc_completed: true }).expect(201);
+      for (const currency of ['sek', 'Sek', 'sEK']) {
+        expectValidationFailed(await t.admin.post(`/admin/users/${pn}/accounts`, { name: 'K', currency, balance: 1 }), 'currency');
+      }
+      const { fixture } = sampleFixture();
+      fixture.users[0].accounts[0].currency = 'sek';
+      expectValidationFailed(await t.admin.post('/admin/seed', fixture), 'currency');
+      await t.admin.get(`/admin/users/${fixture.users[0].personal_number}`).expect(404);
+      expect((await t.admin.get(`/admin/users/${pn}`).expect(200)).body.accounts).toEqual([]);
     });
 
     it('gives distinct numbers to accounts opened one after another (contract §8)', async () => {

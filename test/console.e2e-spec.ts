@@ -34,6 +34,15 @@ describe('console (contract §14)', () => {
     expect(res.text).toContain('<tr id="hint-POLLED_TOO_FAST"><td><code>POLLED_TOO_FAST</code></td><td>bank §4.1</td>');
   });
 
+  it('contract §14 Console: GET / from a client that names no type or only */* (curl, SDKs) answers the facts as JSON, like GET /sandboxes/{id}', async () => {
+    for (const accept of ['*/*', undefined]) {
+      const request = t.http.get('/');
+      const res = await (accept ? request.set('Accept', accept) : request.unset('Accept')).expect(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({ sandbox_id: 'default' });
+    }
+  });
+
   it('contract §14 Console: GET / for a JSON client answers the same facts as JSON', async () => {
     const res = await t.http.get('/').set('Accept', 'application/json').expect(200);
     expect(res.body).toEqual({

@@ -137,10 +137,12 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
 
   it('GET /psd2/auth/1.0/authenticate and /2.0/authorize: 501 NOT_SIMULATED until 2024-04-30 end of day, then 410', async () => {
     await t.clock.freeze('2024-04-30T23:59:59+02:00');
-    for (const path of ['/psd2/auth/1.0/authenticate', '/psd2/auth/2.0/authorize']) {
+    // Each redirect flow is succeeded by the 3.0 call of the same flow (bank §9 rule 2).
+    for (const [path, successor] of [['/psd2/auth/1.0/authenticate', '/psd2/auth/3.0/authenticate'], ['/psd2/auth/2.0/authorize', '/psd2/auth/3.0/authorize']]) {
       const res = await t.http.get(path);
       expectProblem(res, 501, 'NOT_SIMULATED');
-      expectDeprecated(res, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', '/psd2/auth/3.0/authenticate');
+      expect(res.body.reason.message).toContain(`POST ${successor}`);
+      expectDeprecated(res, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', successor);
     }
     await t.clock.freeze('2024-05-01T00:00:00+02:00');
     const gone = await t.http.get('/psd2/auth/1.0/authenticate');

@@ -44,6 +44,25 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
       expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)), 401, 'UNAUTHORIZED');
     });
 
+    it('an expired one keeps its 401 and invalid_token challenge, now with TOKEN_EXPIRED, on every partner route (bank §5.5; contract §2, §14)', async () => {
+      const cc = (await token({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
+      const id = await loanApplication(await newUser(t));
+      await t.clock.advance(300 + 12);
+      const refused = [
+        await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)),
+        await t.http.post('/mortgage/2.0/pre-approval').set(bearer(cc)).send({ applicants: [{ personal_number: await newUser(t), yearly_income: 1 }], loan_amount: 1 }),
+      ];
+      for (const res of refused) {
+        expectProblem(res, 401, 'UNAUTHORIZED');
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+        expect(res.headers['sandbox-hints']).toBe('TOKEN_EXPIRED');
+      }
+      // The token endpoint takes the partner key only: there the token is no credential, and its expiry says nothing.
+      const asKey = await token({ grant_type: 'client_credentials' }, cc);
+      expectOAuthError(asKey, 401, 'invalid_client');
+      expect(asKey.headers['sandbox-hints']).toBeUndefined();
+    });
+
     it('sees only its own partner\'s resources (contract §3)', async () => {
       const id = await loanApplication(await newUser(t));
       const otherKey = (await newPartner(t)).api_key;
@@ -111,6 +130,20 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
         .send({ applicants: [{ personal_number: main, yearly_income: 1 }, { personal_number: co, yearly_income: 1 }], loan_amount: 1 })
         .expect(201);
       await t.http.get(`/api/loan-application/2.0/mortgages/status/${res.body.id}`).set(bearer(await endUserToken(co))).expect(200);
+    });
+
+    it('an expired end-user token keeps its 401 and invalid_token challenge on the status, now with TOKEN_EXPIRED; where it is no credential its expiry says nothing (bank §5.5; contract §3, §14)', async () => {
+      const user = await newUser(t);
+      const id = await loanApplication(user);
+      const endUser = await endUserToken(user);
+      await t.clock.advance(300);
+      const res = await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(endUser));
+      expectProblem(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+      expect(res.headers['sandbox-hints']).toBe('TOKEN_EXPIRED');
+      const elsewhere = await t.http.delete(`/api/loan-application/2.0/mortgages/${id}`).set(bearer(endUser));
+      expectProblem(elsewhere, 401, 'UNAUTHORIZED');
+      expect(elsewhere.headers['sandbox-hints']).toBeUndefined();
     });
 
     it('without loan.read the end-user token is 403 SCOPE_NOT_GRANTED on the status', async () => {

@@ -107,6 +107,28 @@ describe('errors, validation and the global guard (contract §2)', () => {
     expect(res.body.reason.message).toContain('extra');
   });
 
+  it('says which rule a field broke: an absent field is required, a wrong type is a wrong type, not a range it never reached (contract §2)', async () => {
+    const advance = (body: string) => t.admin.post('/admin/clock/advance').set('Content-Type', 'application/json').send(body);
+    for (const body of ['{}', '{"seconds":null}']) {
+      const res = await advance(body);
+      expectValidationFailed(res, 'seconds');
+      expect(res.body.reason.message).toBe('seconds is required');
+    }
+    const text = await advance('{"seconds":"10"}');
+    expectValidationFailed(text, 'seconds');
+    expect(text.body.reason.message).toBe('seconds must be a number with at most three decimals');
+    const negative = await advance('{"seconds":-1}');
+    expect(negative.body.reason.message).toMatch(/seconds must not be negative/);
+    const nested = await t.admin.put('/admin/clock').send({ now: '2026-11-24T10:00:00+01:00', frozen: 'yes' });
+    expectValidationFailed(nested, 'frozen');
+    expect(nested.body.reason.message).not.toMatch(/required/);
+  });
+
+  it('names an unknown field of a nested object by its path (contract §2)', async () => {
+    const res = await t.admin.post('/sandboxes').send({ name: 'nested-unknown', clock: { now: '2026-11-24T10:00:00+01:00', extra: 1 } });
+    expectValidationFailed(res, 'clock.extra');
+  });
+
   it('refuses a JSON array or string where an object is expected with 400, never 500 (contract §2)', async () => {
     expectProblem(await t.http.post('/test-only/echo').set('Content-Type', 'application/json').send('[]'), 400, 'VALIDATION_FAILED');
     expectProblem(await t.http.post('/test-only/echo').set('Content-Type', 'application/json').send('"text"'), 400, 'VALIDATION_FAILED');

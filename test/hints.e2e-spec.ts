@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { JournalWriter } from '@app/common';
 import { ParticipantService } from '@app/signing';
 import { newPartner } from './support/fixtures';
 import { expectProblem } from './support/problems';
-import { bearer, certificate, newUser, Psd2Client, PSU_IP } from './support/psd2';
+import { bearer, certificate, expectOAuthError, newUser, Psd2Client, PSU_IP } from './support/psd2';
 import { RecordingProcessModule } from './support/signing-process';
 import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
@@ -63,6 +64,30 @@ describe('rule hints (contract §14)', () => {
       expect(hintsOf(await tpp.exchange(pendingCode).expect(200))).toEqual(['EXCHANGE_BEFORE_COMPLETE']);
     });
 
+    it('EXCHANGE_BEFORE_COMPLETE (bank §3.1): also on an exchange of a code still pending (no status call), refused authorization_pending; none once status read COMPLETE', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
+      const { pendingCode } = await tpp.pendingCode({ user });
+      const requestId = `early-exchange-${randomUUID()}`;
+      const early = await tpp.token({ grant_type: 'pending_authorization_code', pending_code: pendingCode }, { 'X-Request-Id': requestId });
+      expectOAuthError(early, 400, 'authorization_pending');
+      expect(hintsOf(early)).toEqual(['EXCHANGE_BEFORE_COMPLETE']);
+      await t.app.get(JournalWriter).flush();
+      const recorded = (await t.admin.get(`/admin/requests/${requestId}`).expect(200)).body;
+      expect(recorded).toMatchObject({ status: 400, hints: [{ code: 'EXCHANGE_BEFORE_COMPLETE', section: 'bank §3.1' }] });
+      // The documented flow goes on: status until COMPLETE, then the exchange, which earns nothing.
+      expect((await tpp.status(pendingCode).expect(200)).body.eid_auth_status).toBe('COMPLETE');
+      expect(hintsOf(await tpp.exchange(pendingCode).expect(200))).toEqual([]);
+    });
+
+    it('EXCHANGE_BEFORE_COMPLETE (bank §3.1): also on an exchange of a code that failed, which status can never read as COMPLETE', async () => {
+      const user = await newUser(t, { eid: 'FAIL:USER_CANCEL' });
+      const { pendingCode } = await tpp.pendingCode({ user });
+      expect((await tpp.status(pendingCode).expect(200)).body.eid_auth_status).toBe('FAILED');
+      const refused = await tpp.exchange(pendingCode);
+      expectOAuthError(refused, 400, 'invalid_grant');
+      expect(hintsOf(refused)).toEqual(['EXCHANGE_BEFORE_COMPLETE']);
+    });
+
     it('SCOPE_NARROWER_THAN_CERTIFICATE (bank §1): informational, the start still succeeds', async () => {
       const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
       expect(hintsOf(await tpp.start({ user, scopes: 'AIS' }).expect(200))).toEqual(['SCOPE_NARROWER_THAN_CERTIFICATE']);
@@ -91,6 +116,27 @@ describe('rule hints (contract §14)', () => {
       await t.clock.advance(400);
       const other = new Psd2Client(t, await certificate());
       expect(hintsOf(await t.http.get('/v2/accounts').set(bearer(other, access_token)).expect(401))).toEqual([]);
+    });
+
+    it('TOKEN_EXPIRED (bank §5.5): an enterprise client-credentials or end-user token used after its 300 s, on the loan-application status', async () => {
+      const key = (await newPartner(t)).api_key;
+      const user = await newUser(t);
+      const asPartner = (credential: string) => ({ Authorization: `Bearer ${credential}` });
+      const id = (
+        await t.http.post('/api/loan-application/2.0/mortgages').set(asPartner(key)).send({ applicants: [{ personal_number: user, yearly_income: 700_000 }], loan_amount: 1_000_000 }).expect(201)
+      ).body.id;
+      const clientCredentials = (await t.http.post('/api/auth/1.0/token').set(asPartner(key)).type('form').send({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
+      const { pending_authorization_code } = (
+        await t.http.get('/api/auth/1.0/authorize').set(asPartner(key)).query({ client_id: 'app', response_type: 'pending_code', scope: 'loan.read', user_id: user }).expect(200)
+      ).body;
+      const endUser = (
+        await t.http.post('/api/auth/1.0/token').set(asPartner(key)).type('form').send({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }).expect(200)
+      ).body.access_token;
+      const status = (credential: string) => t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(asPartner(credential));
+      await t.clock.advance(299);
+      for (const token of [clientCredentials, endUser]) expect(hintsOf(await status(token).expect(200))).toEqual([]);
+      await t.clock.advance(1);
+      for (const token of [clientCredentials, endUser]) expect(hintsOf(await status(token).expect(401))).toEqual(['TOKEN_EXPIRED']);
     });
 
     it('REFRESH_LAST_USE_TODAY on the 4th refresh of a Stockholm day, REFRESH_LIMIT_REACHED on the refused 5th (bank §5.5, §7.1 case 5)', async () => {

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { type RawAnswer, rawRequest } from './support/raw-http';
 import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
@@ -103,10 +104,24 @@ describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §
       expectValidationFailed(await t.http.post('/admin/partners').set(admin).set('Content-Type', 'application/json').send(`{"name":${'['.repeat(200_000)}${']'.repeat(200_000)}}`), 'deeper');
     });
 
-    it('a form with more than 1000 parameters: 413 PAYLOAD_TOO_LARGE saying so (contract §2)', async () => {
-      const many = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
-      const res = await t.http.post('/admin/partners').set(admin).type('form').send(many);
-      expect(expectProblem(res, 413, 'PAYLOAD_TOO_LARGE').reason.message).toMatch(/1000 parameters/);
+    it('a body that is not JSON on a route that takes JSON: 400 VALIDATION_FAILED naming Content-Type, nothing written (bank §4 "all bodies are JSON", contract §2)', async () => {
+      const user = newPersonalNumber();
+      for (const [type, body] of [['application/x-www-form-urlencoded', 'name=Form Namn&kyc_completed=true'], ['text/plain', '{"name":"Text Namn"}'], ['application/xml', '<name>Xml Namn</name>']]) {
+        const res = await t.http.put(`/admin/users/${user}`).set(admin).set('Content-Type', type).send(body);
+        expectValidationFailed(res, 'Content-Type');
+        expect(res.body.reason.message).toContain(type);
+      }
+      const json = '{"name":"Raw Namn"}';
+      const unlabelled = await rawRequest(base, Buffer.from(`PUT /admin/users/${user} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Length: ${json.length}\r\n\r\n${json}`));
+      expect(unlabelled.status).toBe(400);
+      expect(JSON.parse(unlabelled.body).reason.message).toMatch(/Content-Type.*no Content-Type/);
+      await t.admin.get(`/admin/users/${user}`).expect(404);
+      // JSON by a JSON media type, with a charset, is read.
+      await t.http.put(`/admin/users/${user}`).set(admin).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"Json Namn","kyc_completed":true}').expect(201);
+    });
+
+    it('the Content-Type check comes after the credentials (contract §1 order)', async () => {
+      await t.http.put(`/admin/users/${newPersonalNumber()}`).type('form').send('name=Form Namn').expect(401);
     });
 
     it('JSON null or a bare number as the body: 400 VALIDATION_FAILED, never 500 (contract §2)', async () => {

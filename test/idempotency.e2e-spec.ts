@@ -143,6 +143,15 @@ describe('Idempotency-Key (contract §15)', () => {
       expectReplayOf(replay, first);
     });
 
+    it('contract §15, §2: an optional field sent as null is the same body as without it: replayed, not 422', async () => {
+      const p = await payer();
+      const key = newKey();
+      const first = await p.order(key).expect(201);
+      const withNull = { ...transferBody(), statement: null };
+      const replay = await t.http.post(`${p.pis}/transfers`).set(p.headers({ 'Idempotency-Key': key })).send(withNull);
+      expectReplayOf(replay, first);
+    });
+
     it('contract §15: without the header everything behaves as before, and no statement touches the idempotency records', async () => {
       const p = await payer();
       const statements = recordStatements(t);

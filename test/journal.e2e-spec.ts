@@ -1,5 +1,5 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import request from 'supertest';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { JobRunner, JOURNAL_ROW_COLUMNS, JournalStore, JournalWriter, Public, RequestHints, type JournalBatch } from '@app/common';
@@ -177,6 +177,65 @@ describe('contract §14 request journal: what is recorded', () => {
   });
 });
 
+describe('contract §14 request journal: an expired enterprise token\'s 401 is its holder\'s', () => {
+  let t: TestApp;
+  let partner: { partner_id: string; api_key: string };
+  beforeAll(async () => {
+    t = await createTestApp({ frozenAt: '2026-11-24T10:00:00+01:00' });
+    partner = await newPartner(t);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.clock.freeze());
+
+  const asPartner = (credential: string) => ({ Authorization: `Bearer ${credential}` });
+  const statusOf = (id: string, credential: string, requestId: string) =>
+    t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set({ ...asPartner(credential), 'X-Request-Id': requestId });
+  async function loanApplication(applicant: string): Promise<string> {
+    const body = { applicants: [{ personal_number: applicant, yearly_income: 700_000 }], loan_amount: 1_000_000 };
+    return (await t.http.post('/api/loan-application/2.0/mortgages').set(asPartner(partner.api_key)).send(body).expect(201)).body.id;
+  }
+
+  it('contract §14: a client-credentials token used after its 300 s is recorded under its partner with TOKEN_EXPIRED (when, how long it lived), and GET /sandbox/requests?status=401 lists it to that partner', async () => {
+    const id = await loanApplication(await newUser(t));
+    const token = (await t.http.post('/api/auth/1.0/token').set(asPartner(partner.api_key)).type('form').send({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
+    await t.clock.advance(300 + 12);
+    const expired = newRequestId('expired-cc');
+    await statusOf(id, token, expired).expect(401);
+    expect(await entry(t, expired)).toMatchObject({
+      status: 401,
+      caller: { kind: 'partner', id: partner.partner_id },
+      reason_code: 'UNAUTHORIZED',
+      hints: [{ code: 'TOKEN_EXPIRED', message: expect.stringMatching(/expired 12 s ago \(at 2026-11-24T10:05:00\+01:00\); it lived 300 s/), section: 'bank §5.5' }],
+    });
+    const own = (await t.http.get('/sandbox/requests').set(asPartner(partner.api_key)).query({ status: 401 }).expect(200)).body;
+    expect(own.entries.map((e: { request_id: string }) => e.request_id)).toContain(expired);
+    // Another partner does not see it.
+    const other = await newPartner(t);
+    expect((await t.http.get('/sandbox/requests').set(asPartner(other.api_key)).query({ status: 401 }).expect(200)).body.entries).toEqual([]);
+  });
+
+  it('contract §14: an end-user token used after its 300 s is recorded under that end user with TOKEN_EXPIRED', async () => {
+    const user = await newUser(t);
+    const id = await loanApplication(user);
+    const { pending_authorization_code } = (
+      await t.http.get('/api/auth/1.0/authorize').set(asPartner(partner.api_key)).query({ client_id: 'app', response_type: 'pending_code', scope: 'loan.read', user_id: user }).expect(200)
+    ).body;
+    const token = (
+      await t.http.post('/api/auth/1.0/token').set(asPartner(partner.api_key)).type('form').send({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }).expect(200)
+    ).body.access_token;
+    await t.clock.advance(300);
+    const expired = newRequestId('expired-end-user');
+    await statusOf(id, token, expired).expect(401);
+    expect(await entry(t, expired)).toMatchObject({ status: 401, caller: { kind: 'end_user', id: user }, hints: [{ code: 'TOKEN_EXPIRED' }] });
+  });
+
+  it('contract §14: an unknown bearer value identifies nobody: anonymous, no hint', async () => {
+    const unknown = newRequestId('unknown-bearer');
+    await statusOf(randomUUID(), 'no-such-token-00000000000000', unknown).expect(401);
+    expect(await entry(t, unknown)).toMatchObject({ status: 401, caller: { kind: 'anonymous' }, hints: [] });
+  });
+});
+
 describe('contract §14 request journal: secrets never appear', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -229,6 +288,154 @@ describe('contract §14 request journal: secrets never appear', () => {
   });
 });
 
+/** SHA-256 of a certificate's DER, as the journal's summary names it. */
+const derFingerprint = (der: Buffer) => createHash('sha256').update(der).digest('hex');
+/** Pieces of a certificate's Base64 (letters and digits only, so found in a PEM and URL-encoded too): any one in a text means it survived. */
+const piecesOf = (base64: string) => (base64.match(/[A-Za-z0-9]{24}/g) ?? []).slice(1, 5);
+
+describe('contract §14 request journal: a certificate is kept as its organization id and SHA-256 fingerprint, wherever it appears', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [HintRaisingModule] });
+  });
+  afterAll(() => t.close());
+
+  it('contract §14: the certificate of GET /sandbox/test-certificate\'s answer is kept as its organization id and the SHA-256 of its DER, the summary its X-PSD2-CLIENT-TEST-CERT header gets', async () => {
+    const organizationId = newOrganizationId();
+    const minted = newRequestId('minted');
+    const issued = (await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_AI', organization_id: organizationId }).set('X-Request-Id', minted).expect(200)).body;
+    const summary = { organization_id: organizationId, sha256: derFingerprint(Buffer.from(issued.certificate, 'base64')) };
+    const recorded = await entry(t, minted);
+    expect(recorded.response.body).toEqual({ certificate: summary, organization_id: organizationId, roles: ['PSP_AI'] });
+
+    const used = newRequestId('used');
+    await t.http.get('/v2/accounts').set(new Psd2Client(t, issued.certificate).headers({ Authorization: 'Bearer nope', 'X-Request-Id': used })).expect(401);
+    expect((await entry(t, used)).request.headers['x-psd2-client-test-cert']).toEqual(summary);
+  });
+
+  it('contract §14 with §2: POST /sandbox/certificates is kept with certificate_pem as its organization id and DER fingerprint, ca_pem (no organization id) by its fingerprint alone, never a null', async () => {
+    const organizationId = newOrganizationId();
+    const id = newRequestId('issued');
+    const issued = (await t.http.post('/sandbox/certificates').set('X-Request-Id', id).send({ organization_id: organizationId, roles: ['PSP_AI'] }).expect(201)).body;
+    const recorded = await entry(t, id);
+    // Over 4 KB as sent: the first 4 KB of the redacted answer, as a string (here all of it).
+    expect(recorded.response.body_truncated).toBe(true);
+    const answer = JSON.parse(recorded.response.body);
+    expect(answer).toEqual({
+      serial: issued.serial,
+      certificate_pem: { organization_id: organizationId, sha256: derFingerprint(new X509Certificate(issued.certificate_pem).raw) },
+      private_key_pem: '[redacted]',
+      ca_pem: { sha256: derFingerprint(new X509Certificate(issued.ca_pem).raw) },
+      pkcs12_base64: '[redacted]',
+      pkcs12_password: '[redacted]',
+    });
+  });
+
+  it('contract §14 with §2: an unreadable X-PSD2-CLIENT-TEST-CERT is kept as the fingerprint of what was sent, with no organization_id (never a null)', async () => {
+    const id = newRequestId('unreadable');
+    await t.http.get('/v2/accounts').set({ 'X-PSD2-CLIENT-TEST-CERT': 'not-a-certificate', Authorization: 'Bearer nope', 'X-Request-Id': id });
+    expect((await entry(t, id)).request.headers['x-psd2-client-test-cert']).toEqual({ sha256: createHash('sha256').update('not-a-certificate').digest('hex') });
+  });
+
+  it('contract §14: no certificate (Base64 DER, PEM, Base64 of PEM, URL-encoded PEM) survives in a stored entry or an answer, in headers, query or body', async () => {
+    const organizationId = newOrganizationId();
+    const der64 = await certificate(['PSP_AI'], organizationId);
+    const der = Buffer.from(der64, 'base64');
+    const pem = new X509Certificate(der).toString();
+    const pem64 = Buffer.from(pem).toString('base64');
+    const issued = (await t.http.post('/sandbox/certificates').send({ organization_id: newOrganizationId(), roles: [] }).expect(201)).body;
+    const minted = (await t.http.get('/sandbox/test-certificate').expect(200)).body;
+    const summary = { organization_id: organizationId, sha256: derFingerprint(der) };
+
+    // A route of this test (not of the OpenAPI description): it answers what it was sent. PEM's line
+    // breaks are control characters, refused (400) and recorded all the same.
+    const id = newRequestId('certificates');
+    await request(t.app.getHttpServer())
+      .post('/test-journal/echo')
+      .query({ cert: der64, pem })
+      .set({ 'X-Request-Id': id, 'X-PSD2-CLIENT-TEST-CERT': pem64, 'X-Forwarded-Client-Cert': encodeURIComponent(pem) })
+      .send({ certificate: der64, certificate_pem: pem, nested: { chain: [pem64, `subject=${organizationId}\n${pem}`] } })
+      .expect(400);
+    const recorded = await entry(t, id);
+    expect(recorded.request.body).toEqual({ certificate: summary, certificate_pem: summary, nested: { chain: [summary, summary] } });
+    expect(recorded.query).toEqual({ cert: summary, pem: summary });
+    expect(recorded.request.headers).toMatchObject({ 'x-psd2-client-test-cert': summary, 'x-forwarded-client-cert': summary });
+    const echoed = newRequestId('echoed');
+    const sent = { certificate: der64, nested: { chain: [pem64] } };
+    expect((await request(t.app.getHttpServer()).post('/test-journal/echo').set('X-Request-Id', echoed).send(sent).expect(201)).body).toEqual(sent);
+    expect((await entry(t, echoed)).response.body).toEqual({ certificate: summary, nested: { chain: [summary] } });
+    // The TPP of that certificate, on a route that reads it: its own entries carry the summary too.
+    const asTpp = newRequestId('as-tpp');
+    await t.http.get('/v2/accounts').set(new Psd2Client(t, pem64).headers({ Authorization: 'Bearer nope', 'X-Request-Id': asTpp })).expect(401);
+    await flush(t);
+
+    const certificates = [der64, pem64, minted.certificate, ...[issued.certificate_pem, issued.ca_pem].map((text: string) => new X509Certificate(text).raw.toString('base64'))];
+    const pieces = certificates.flatMap(piecesOf);
+    expect(pieces.length).toBeGreaterThanOrEqual(certificates.length * 4);
+    const stored = JSON.stringify(await storedRows(t));
+    const answered = JSON.stringify((await t.admin.get('/admin/requests').query({ limit: 500 }).expect(200)).body);
+    const own = JSON.stringify((await t.http.get('/sandbox/requests').set(new Psd2Client(t, pem64).headers()).expect(200)).body);
+    expect(own).toContain(asTpp);
+    for (const piece of pieces) expect({ piece, stored: stored.includes(piece), answered: answered.includes(piece) || own.includes(piece) }).toEqual({ piece, stored: false, answered: false });
+  });
+});
+
+describe('contract §14 request journal: bodies are measured as sent, and recorded at any depth', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [HintRaisingModule] });
+  });
+  afterAll(() => t.close());
+
+  /** A compact JSON body of exactly `bytes` bytes: the secret, padded. */
+  const paddedTo = (bytes: number, token: string) => {
+    const empty = JSON.stringify({ token, note: '' });
+    return JSON.stringify({ token, note: 'n'.repeat(bytes - Buffer.byteLength(empty)) });
+  };
+
+  it('contract §14: a body of exactly 4 KB as sent is kept whole, its secret redacted, though "[redacted]" is longer than the secret', async () => {
+    const id = newRequestId('exactly-4k');
+    const body = paddedTo(4096, 'x');
+    expect(Buffer.byteLength(body)).toBe(4096);
+    await request(t.app.getHttpServer()).post('/test-journal/echo').set({ 'X-Request-Id': id, 'Content-Type': 'application/json' }).send(body).expect(201);
+    const recorded = await entry(t, id);
+    const kept = { ...JSON.parse(body), token: '[redacted]' };
+    expect(recorded.request).not.toHaveProperty('body_truncated');
+    expect(recorded.request.body).toEqual(kept);
+    // The echo answered the same 4096 bytes.
+    expect(recorded.response).not.toHaveProperty('body_truncated');
+    expect(recorded.response.body).toEqual(kept);
+  });
+
+  it('contract §14: a body over 4 KB as sent is kept as a string of its first 4 KB with body_truncated, its secret redacted, though redaction makes it shorter', async () => {
+    const planted = secret('S3CR3T');
+    const id = newRequestId('over-4k');
+    const body = paddedTo(4097, planted);
+    await request(t.app.getHttpServer()).post('/test-journal/echo').set({ 'X-Request-Id': id, 'Content-Type': 'application/json' }).send(body).expect(201);
+    const recorded = await entry(t, id);
+    for (const part of [recorded.request, recorded.response]) {
+      expect(part.body_truncated).toBe(true);
+      expect(JSON.parse(part.body)).toEqual({ ...JSON.parse(body), token: '[redacted]' });
+    }
+    expect(JSON.stringify(await storedRows(t))).not.toContain(planted);
+  });
+
+  it('contract §14: a body nested 100 000 levels deep is refused 400 and still recorded, cut to a string with body_truncated, its secret redacted; no entry is lost', async () => {
+    const lostBefore = (await t.http.get('/health').expect(200)).body.details.journal.lost;
+    const planted = secret('S3CR3T');
+    const depth = 100_000;
+    const body = `{"token":"${planted}","a":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const id = newRequestId('deep');
+    expectProblem(await t.http.post('/sandbox/eid/open').set({ 'X-Request-Id': id, 'Content-Type': 'application/json' }).send(body), 400, 'VALIDATION_FAILED');
+    const recorded = await entry(t, id);
+    expect(recorded).toMatchObject({ status: 400, reason_code: 'VALIDATION_FAILED', request: { body_truncated: true } });
+    expect(recorded.request.body).toMatch(/^\{"token":"\[redacted\]","a":\{"a":\{"a":.*"\[nested deeper than \d+ levels\]"\}+$/);
+    expect(Buffer.byteLength(recorded.request.body)).toBeLessThanOrEqual(4096);
+    expect(JSON.stringify(await storedRows(t))).not.toContain(planted);
+    expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ lost: lostBefore, failed_writes: 0 });
+  });
+});
+
 describe('contract §14 request journal: reading, filters, keyset pages and who sees what', () => {
   let t: TestApp;
   let a: { client: Psd2Client; organizationId: string };
@@ -269,7 +476,7 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
   it('contract §14: newest first in arrival order, filtered by caller_kind and caller_id', async () => {
     const page = await adminList({ caller_kind: 'tpp', caller_id: a.organizationId });
     expect(page.entries.map((e: { request_id: string }) => e.request_id)).toEqual([...ids.a].reverse());
-    expect(page.next_after).toBeNull();
+    expect(page).not.toHaveProperty('next_after');
     expect((await adminList({ caller_kind: 'partner', caller_id: partner.partner_id })).entries).toHaveLength(3);
     expect((await adminList({ caller_kind: 'partner', caller_id: a.organizationId })).entries).toEqual([]);
   });
@@ -293,15 +500,26 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
   it('contract §14: keyset pages (limit, next_after → after) walk every entry once, newest first', async () => {
     const all = (await adminList({ since: before, limit: 500 })).entries.map((e: { request_id: string }) => e.request_id);
     const walked: string[] = [];
-    let after: string | null = null;
+    let after: string | undefined;
     do {
-      const page: { entries: Array<{ request_id: string }>; next_after: string | null } = await adminList({ since: before, limit: 3, ...(after ? { after } : {}) });
+      const page: { entries: Array<{ request_id: string }>; next_after?: string } = await adminList({ since: before, limit: 3, ...(after ? { after } : {}) });
       expect(page.entries.length).toBeLessThanOrEqual(3);
       walked.push(...page.entries.map((e) => e.request_id));
       after = page.next_after;
-    } while (after !== null);
+    } while (after !== undefined);
     expect(walked).toEqual(all);
     expect(walked.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('contract §2 with §14: a page with more after it names next_after; the last page of GET /admin/requests and of GET /sandbox/requests has none (never a null)', async () => {
+    const first = (await t.admin.get('/admin/requests').query({ caller_id: a.organizationId, limit: 4 }).expect(200)).body;
+    expect(first.next_after).toEqual(expect.stringMatching(/^[1-9]\d*$/));
+    const last = await t.admin.get('/admin/requests').query({ caller_id: a.organizationId, limit: 4, after: first.next_after }).expect(200);
+    expect(last.body.entries).toHaveLength(1);
+    expect(last.body).not.toHaveProperty('next_after');
+    const own = await t.http.get('/sandbox/requests').set(a.client.headers()).query({ limit: 5 }).expect(200);
+    expect(own.body.entries).toHaveLength(5);
+    expect(own.body).not.toHaveProperty('next_after');
   });
 
   it.each([
@@ -469,7 +687,7 @@ describe('contract §14 request journal: never fails a request, can be turned of
       await t.http.get('/sandbox/test-certificate').expect(200);
       await flush(t);
       expect(await storedRows(t)).toEqual([]);
-      expect((await t.admin.get('/admin/requests').expect(200)).body).toEqual({ entries: [], next_after: null });
+      expect((await t.admin.get('/admin/requests').expect(200)).body).toEqual({ entries: [] });
       expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ recording: false, written: 0 });
     } finally {
       await t.close();

@@ -227,6 +227,39 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expectProblem(await accept(offered), 409, 'INVALID_STATE');
     });
 
+    it('the participants of an EXPIRED pre-approval cannot start a signing: 409 INVALID_STATE on start and start/phone, also before the job has run (contract §2, §9)', async () => {
+      const ongoing = await accepted([await applicant(), await applicant()]);
+      await sign(ongoing.participants[0].id);
+      const awaiting = await accepted([await applicant()]);
+      await t.clock.advance(30 * 86400);
+      for (const { id } of [ongoing.participants[1], awaiting.participants[0]]) {
+        const refused = expectProblem(await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: id }), 409, 'INVALID_STATE');
+        expect(refused.reason.message).toContain('the pre-approval is EXPIRED');
+        expectProblem(await t.http.post('/signing/1.0/start/phone').set(auth()).send({ participant_id: id, call_initiator: 'RP' }), 409, 'INVALID_STATE');
+      }
+      expect((await status(ongoing.id).expect(200)).body).toMatchObject({
+        status: { type: 'EXPIRED' },
+        signing_process: { participants: [{ signed: true }, { signed: false }] },
+      });
+      expect((await status(awaiting.id).expect(200)).body).toMatchObject({ status: { type: 'EXPIRED' }, signing_process: { participants: [{ signed: false }] } });
+    });
+
+    it('a start a second before expiry_date is taken (bank §3.3, contract §9)', async () => {
+      const { participants } = await accepted([await applicant()]);
+      await t.clock.advance(30 * 86400 - 1);
+      await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participants[0].id }).expect(200);
+    });
+
+    it('once PROCESSING or decided, a signing start is 409 INVALID_STATE naming the state (bank §3.3, contract §2)', async () => {
+      const { participants } = await accepted([await applicant()]);
+      await sign(participants[0].id);
+      const start = () => t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participants[0].id });
+      expect(expectProblem(await start(), 409, 'INVALID_STATE').reason.message).toContain('the pre-approval is PROCESSING');
+      await t.clock.advance(30);
+      await runJobs();
+      expect(expectProblem(await start(), 409, 'INVALID_STATE').reason.message).toContain('the pre-approval is APPROVED');
+    });
+
     it('one that reached PROCESSING does not expire', async () => {
       const { id, participants } = await accepted([await applicant()]);
       await sign(participants[0].id);
@@ -325,6 +358,32 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     expectProblem(await t.http.delete(`${base}/${id}`).set(auth()), 404, 'NOT_FOUND');
   });
 
+  const startSigning = (participant: string) => t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participant });
+  const startPhoneSigning = (participant: string) => t.http.post('/signing/1.0/start/phone').set(auth()).send({ participant_id: participant, call_initiator: 'RP' });
+
+  it('the participants of a withdrawn application are gone: signing start and start/phone are 404 (contract §2)', async () => {
+    const { id, participants } = await application(2);
+    await t.http.delete(`${base}/${id}`).set(auth()).expect(204);
+    for (const participant of participants) {
+      expectProblem(await startSigning(participant.id), 404, 'NOT_FOUND');
+      expectProblem(await startPhoneSigning(participant.id), 404, 'NOT_FOUND');
+    }
+  });
+
+  it('once submitted or decided, signing start and start/phone are 409 INVALID_STATE, as sign-bankid is (bank §3.3, contract §2)', async () => {
+    const { id, participants } = await application(2);
+    const coApplicant = participants[1].id;
+    await signBankId(id, participants[0].id).expect(204);
+    for (const refused of [await startSigning(coApplicant), await startPhoneSigning(coApplicant)]) {
+      expect(expectProblem(refused, 409, 'INVALID_STATE').reason.message).toContain('the loan application is PROCESSING');
+    }
+    await t.clock.advance(30);
+    await t.admin.post('/admin/jobs/run').expect(200);
+    expect((await t.http.get(`${base}/status/${id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'APPROVED' });
+    expect(expectProblem(await startSigning(coApplicant), 409, 'INVALID_STATE').reason.message).toContain('the loan application is APPROVED');
+    expectProblem(await signBankId(id, coApplicant), 409, 'INVALID_STATE');
+  });
+
   it('supplementary documentation: PUT creates (201) then replaces (200), answering a receipt with size and SHA-256', async () => {
     const { id } = await application(1);
     const supplement = randomUUID();
@@ -386,6 +445,53 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
         effective_interest_rate: 7.07,
         monthly_payment: 1963.28,
       });
+    });
+
+    /** The query as written: superagent's query() would encode what a loose client sends differently. */
+    const quoteRaw = (query: string) => t.http.get(`/api/interest-rates/2.0/effective-interest-rate?${query}`).set(auth());
+    const valid = { nominal_interest_rate: '3.45', loan_amount: '100000', term_months: '60' };
+    const written = (over: Record<string, string>) =>
+      Object.entries({ ...valid, ...over })
+        .map(([name, value]) => `${name}=${value}`)
+        .join('&');
+
+    it.each([
+      ['nominal_interest_rate', ''],
+      ['nominal_interest_rate', '%20'],
+      ['nominal_interest_rate', '0x10'],
+      ['nominal_interest_rate', '%203.45'],
+      ['nominal_interest_rate', 'Infinity'],
+      ['loan_amount', ''],
+      ['loan_amount', '0x186A0'],
+      ['loan_amount', '100000%20'],
+      ['loan_amount', '1_000'],
+      ['term_months', '0x0C'],
+      ['term_months', '%2B60'],
+      ['term_months', '060'],
+      ['setup_fee', ''],
+      ['setup_fee', '%20'],
+      ['setup_fee', '0x10'],
+      ['monthly_fee', ''],
+      ['monthly_fee', '0b1'],
+    ])('refuses %s=%s, not a number as JSON writes one, with 400 naming it (contract §2)', async (name, value) => {
+      expectValidationFailed(await quoteRaw(written({ [name]: value })), name);
+    });
+
+    it('reads numbers in any JSON form, exponents included (contract §2)', async () => {
+      const plain = (await quoteRaw(written({ setup_fee: '500' })).expect(200)).body;
+      expect((await quoteRaw(written({ loan_amount: '1e5', term_months: '6E1', nominal_interest_rate: '345e-2', setup_fee: '5e2' })).expect(200)).body).toEqual(plain);
+    });
+
+    it('refuses a setup_fee of the whole loan_amount or more with 400 naming setup_fee; just below it the rate is not capped (rule of this sandbox)', async () => {
+      expectValidationFailed(await quote({ nominal_interest_rate: 6, loan_amount: 100000, term_months: 60, setup_fee: 100000 }), 'setup_fee');
+      expectValidationFailed(await quote({ nominal_interest_rate: 6, loan_amount: 100000, term_months: 60, setup_fee: 250000 }), 'setup_fee');
+      const steep = (await quote({ nominal_interest_rate: 6, loan_amount: 100000, term_months: 60, setup_fee: 99000 }).expect(200)).body;
+      expect(steep.effective_interest_rate).toBeGreaterThan(1000);
+      expect(Number.isFinite(steep.effective_interest_rate)).toBe(true);
+    });
+
+    it('refuses a monthly_fee above 1 000 000 000 with 400 naming it', async () => {
+      expectValidationFailed(await quote({ nominal_interest_rate: 6, loan_amount: 100000, term_months: 60, monthly_fee: 1e300 }), 'monthly_fee');
     });
 
     it('refuses a missing or malformed parameter with 400 naming it', async () => {

@@ -107,6 +107,41 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       expect((await t.http.get(`/v2/accounts/${p.account}/transfers`).set(p.headers()).expect(200)).body.transfers).toEqual([]);
     });
 
+    /** The body as JSON text with `amount` written as given: a JS number literal would already be rounded. */
+    const rawBody = (amount: string) => JSON.stringify(body()).replace('"amount":100.5', `"amount":${amount}`);
+
+    it('refuses an amount above 10 000 000 000 000 with 400 naming amount on 3.0, v3 and recurring, rather than storing another amount (contract §10)', async () => {
+      const p = await payer();
+      const nonAuth = await p.psu.token('non_authenticated');
+      const paths = [
+        { path: `/psd2/savings/3.0/accounts/${p.account}/transfers`, headers: p.headers(), extra: '' },
+        { path: `/v3/accounts/${p.account}/transfers`, headers: bearer(p.psu.tpp, nonAuth), extra: '' },
+        { path: `/psd2/savings/3.0/accounts/${p.account}/recurring-transfers`, headers: p.headers(), extra: ',"frequency":"MONTHLY"' },
+      ];
+      // 99999999999999.99 reads as the double 99999999999999.98, 999999999999999.99 as 1e15.
+      for (const amount of ['99999999999999.99', '999999999999999.99', '10000000000000.01', '1e14']) {
+        for (const { path, headers, extra } of paths) {
+          const sent = rawBody(amount).replace(/}$/, `${extra}}`);
+          const res = await t.http.post(path).set({ ...headers, 'Content-Type': 'application/json' }).send(sent);
+          expectValidationFailed(res, 'amount');
+          expect(res.body.reason.message).toContain('10000000000000');
+        }
+      }
+      expect((await t.http.get(`/v2/accounts/${p.account}/transfers`).set(p.headers()).expect(200)).body.transfers).toEqual([]);
+      expect((await t.http.get('/psd2/savings/3.0/accounts/recurring-transfers').set(p.headers()).expect(200)).body.recurring_transfers).toEqual([]);
+    });
+
+    it('keeps the largest amounts exactly as written: 9999999999999.99 and 10000000000000 (contract §10)', async () => {
+      const p = await payer();
+      for (const amount of ['9999999999999.99', '10000000000000', '1E13']) {
+        await t.http.post(`/psd2/savings/3.0/accounts/${p.account}/transfers`).set({ ...p.headers(), 'Content-Type': 'application/json' }).send(rawBody(amount)).expect(201);
+      }
+      const listed = (await t.http.get(`/v2/accounts/${p.account}/transfers`).set(p.headers()).expect(200)).body.transfers as Array<{ amount: number }>;
+      expect(listed.map((transfer) => transfer.amount).sort((a, b) => a - b)).toEqual([9999999999999.99, 10000000000000, 10000000000000]);
+      const rows: Array<{ amount: string }> = await t.get(DataSource).query('SELECT amount::text FROM transfer WHERE account_number = $1 ORDER BY transfer.amount', [p.account]);
+      expect(rows.map((row) => row.amount)).toEqual(['9999999999999.99', '10000000000000.00', '10000000000000.00']);
+    });
+
     it('accepts the limits exactly: 140/140/30 ISO 8859-1 characters, Swedish letters included (bank §2.7)', async () => {
       const p = await payer();
       await p.order({ recipient_name: 'Å'.repeat(140), counter_part_statement: 'ö'.repeat(140), statement: 'ä'.repeat(30) }).expect(201);

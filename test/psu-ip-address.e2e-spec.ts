@@ -5,7 +5,8 @@ import type { Response } from 'supertest';
 import { ACCESS_POLICY, type AccessPolicy } from '@app/common';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { bearer, expectOAuthError, newPsu, PSU_IP, type Psu } from './support/psd2';
-import { createTestApp, TestApp } from './support/test-app';
+import { newPartner } from './support/fixtures';
+import { ADMIN_KEY, createTestApp, TestApp } from './support/test-app';
 
 const TUESDAY = '2026-11-24T10:00:00+01:00';
 const BANKGIRO = '5050-1055';
@@ -305,6 +306,29 @@ describe('PSU-IP-Address, one rule from route metadata (contract §2; bank §4.1
         expectRefused(route, await call(route, await world(route), undefined, 'non_authenticated'));
       });
     }
+  });
+
+  describe('outside PSD2, wherever it is sent (contract §2)', () => {
+    it('a malformed PSU-IP-Address is 400 naming it on partner, enterprise and admin routes too, and a well-formed one changes nothing', async () => {
+      const partner = { Authorization: `Bearer ${(await newPartner(t)).api_key}` };
+      const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+      const collect = () => t.http.post('/signing/1.0/collect').set(partner).send({ participant_id: '00000000-0000-4000-8000-000000000000' });
+      const enterpriseToken = () => t.http.post('/api/auth/1.0/token').set(partner).type('form').send({ grant_type: 'client_credentials' });
+      for (const value of MALFORMED) {
+        expectValidationFailed(await collect().set('PSU-IP-Address', value), 'PSU-IP-Address');
+        expectValidationFailed(await t.http.get('/admin/clock').set(admin).set('PSU-IP-Address', value), 'PSU-IP-Address');
+        const token = await enterpriseToken().set('PSU-IP-Address', value);
+        expectOAuthError(token, 400, 'invalid_request');
+        expect(token.body.error_description).toContain('PSU-IP-Address');
+      }
+      expectProblem(await collect().set('PSU-IP-Address', IPV6), 404, 'NOT_FOUND');
+      await enterpriseToken().set('PSU-IP-Address', PSU_IP).expect(200);
+      await t.http.get('/admin/clock').set(admin).set('PSU-IP-Address', IPV6).expect(200);
+    });
+
+    it('its format is checked after the credentials there too (contract §1 order)', async () => {
+      expectProblem(await t.http.post('/signing/1.0/collect').set('PSU-IP-Address', 'not-an-ip').send({}), 401, 'UNAUTHORIZED');
+    });
   });
 
   describe('order of checks (contract §1: credentials before input validation)', () => {

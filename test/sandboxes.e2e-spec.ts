@@ -121,6 +121,22 @@ describe('sandboxes (contract §13)', () => {
       expectValidationFailed(await t.http.get('/sandboxes').query({ limit: 501 }).set(operator), 'limit');
     });
 
+    it('GET /sandboxes?after= that is no sandbox id, or a limit not written as a number: 400 naming it, not an empty page (contract §2, §13)', async () => {
+      for (const after of ['garbage', '', 'DEFAULT ', '3F2B8C1E-6A4D-4E8B-9C1A-2D5E7F9A0B1']) {
+        expectValidationFailed(await t.http.get('/sandboxes').query({ after }).set(operator), 'after');
+      }
+      for (const limit of ['', '0x10', ' 10', 'ten']) {
+        expectValidationFailed(await t.http.get('/sandboxes').query({ limit }).set(operator), 'limit');
+      }
+    });
+
+    it('POST /sandboxes with a fixture or clock that is not a JSON object: 400 naming it, nothing created (contract §2, §13)', async () => {
+      const before = (await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes.length;
+      expectValidationFailed(await t.http.post('/sandboxes').set(operator).send({ name: 'array-fixture', fixture: [] }), 'fixture');
+      expectValidationFailed(await t.http.post('/sandboxes').set(operator).send({ name: 'array-clock', clock: [] }), 'clock');
+      expect((await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes).toHaveLength(before);
+    });
+
     it('DELETE /sandboxes/{id} → 204; then every route under it is 404 and no table holds a row of it', async () => {
       const sb = await create({ fixture: { users: [{ personal_number: newPersonalNumber(), name: 'Gone', kyc_completed: true }] } });
       expect(Object.values(await rowsOf(t, sb.sandbox_id)).some((n) => n > 0)).toBe(true);

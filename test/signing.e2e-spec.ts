@@ -130,6 +130,21 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       expectProblem(await start(p), 409, 'INVALID_STATE');
     });
 
+    it('asks the owning process before a start: 409 INVALID_STATE when its state takes no signature, 404 when it is gone, on start and start/phone (contract §2)', async () => {
+      const closed = await participant();
+      const gone = await participant();
+      t.get(RecordingProcess).admissions.set(closed.processId, { verdict: 'closed', why: 'the test process is EXPIRED' });
+      t.get(RecordingProcess).admissions.set(gone.processId, { verdict: 'gone' });
+      for (const refused of [await start(closed), await phone(closed)]) {
+        expect(expectProblem(refused, 409, 'INVALID_STATE').reason.message).toBe(`Participant ${closed.id} cannot sign: the test process is EXPIRED.`);
+      }
+      expectProblem(await start(gone), 404, 'NOT_FOUND');
+      expectProblem(await phone(gone), 404, 'NOT_FOUND');
+      expect((await t.http.get('/sandbox/eid/operations').query({ personal_number: closed.user }).expect(200)).body.operations).toEqual([]);
+      t.get(RecordingProcess).admissions.delete(closed.processId);
+      await start(closed).expect(200);
+    });
+
     it('serves the same routes under /partner/signing/1.0 (contract §1)', async () => {
       const p = await participant({ eid: 'AUTO_COMPLETE' });
       await call('start', p, { participant_id: p.id }, IP_A, '/partner/signing/1.0').expect(200);

@@ -71,6 +71,25 @@ describe('WWW-Authenticate on every 401 (RFC 6750 §3; contract §2)', () => {
     expectChallenge(await t.http.get('/api/auth/1.0/authorize').set('Authorization', 'Bearer wrong-key-0000000000000').query(query), INVALID_TOKEN);
   });
 
+  it('reads one or more spaces after "Bearer" (RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token) on every bearer route: PSD2, partner, enterprise, admin', async () => {
+    const spaced = (value: string) => ({ Authorization: `Bearer   ${value}` });
+    await t.http.get('/admin/clock').set('Authorization', `Bearer  ${ADMIN_KEY}`).expect(200);
+    expectChallenge(await t.http.get('/admin/clock').set(spaced(`${ADMIN_KEY}x`)), INVALID_TOKEN);
+
+    const status = `/api/loan-application/2.0/mortgages/status/${UNKNOWN_ID}`;
+    expectProblem(await t.http.get(status).set(spaced(partnerKey)), 404, 'NOT_FOUND');
+    expectChallenge(await t.http.get(status).set(spaced('no-such-partner-key-000000')), INVALID_TOKEN);
+
+    const clientCredentials = (await t.http.post('/api/auth/1.0/token').set(spaced(partnerKey)).type('form').send({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
+    expectProblem(await t.http.get(status).set({ Authorization: `Bearer  ${clientCredentials}` }), 404, 'NOT_FOUND');
+
+    const token = await psu.token();
+    await t.http.get('/v2/accounts').set(psu.tpp.headers({ Authorization: `Bearer  ${token}` })).expect(200);
+    expectChallenge(await t.http.get('/v2/accounts').set(psu.tpp.headers(spaced('no-such-access-token-0000000000000000000000'))), INVALID_TOKEN);
+    // Still one token: spaces inside the credentials are no b64token.
+    expectChallenge(await t.http.get('/v2/accounts').set(psu.tpp.headers({ Authorization: `Bearer  ${token} x` })), REALM);
+  });
+
   describe('PSD2 routes', () => {
     it('certificate-only calls: a missing or unreadable certificate is a bare challenge (contract §2, §3)', async () => {
       expectChallenge(await t.http.post('/psd2/auth/3.0/authenticate').set('PSU-IP-Address', '192.0.2.10').send({}), REALM);

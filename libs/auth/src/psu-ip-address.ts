@@ -2,15 +2,16 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMet
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader } from '@nestjs/swagger';
-import { isIpAddress, type Principal, RequestHints, type RequestWithPrincipal, ValidationFailed } from '@app/common';
+import { type Principal, RequestHints, type RequestWithPrincipal, ValidationFailed } from '@app/common';
 import type { TokenKind } from './tokens/token-kinds';
 
 /**
- * The one `PSU-IP-Address` rule of contract §2, applied from route metadata by one guard: on every
- * PSD2 route a value that is sent must be an IPv4 or IPv6 address, and the route says when it must
- * be sent — on every call (`'every-call'`: the bank §4.1 calls, transfer signing start and collect)
- * or with tokens of these kinds (a non-authenticated token, bank §4.2, §5.9). 400 VALIDATION_FAILED
- * naming the header (invalid_request on the token endpoint, whose filter maps it).
+ * Where contract §2 requires `PSU-IP-Address`, applied from route metadata by one guard: the route
+ * says when it must be sent — on every call (`'every-call'`: the bank §4.1 calls, transfer signing
+ * start and collect) or with tokens of these kinds (a non-authenticated token, bank §4.2, §5.9).
+ * 400 VALIDATION_FAILED naming the header (invalid_request on the token endpoint, whose filter maps
+ * it). That a value sent is an IPv4 or IPv6 address holds on every route: the global header guard
+ * of @app/common checks it, before this one.
  */
 export const PSU_IP_ADDRESS_RULE = 'psd2:psu-ip-address-rule';
 /** Set by `@AllowTokenKinds()`; here so that the header's documentation can name the kinds that apply. */
@@ -30,12 +31,7 @@ export class PsuIpAddressGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const rule = this.reflector.getAllAndOverride<PsuIpAddressRule | undefined>(PSU_IP_ADDRESS_RULE, [context.getHandler(), context.getClass()]);
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
-    const value = request.headers[HEADER];
-    if (value !== undefined) {
-      if (!isIpAddress(value)) throw new ValidationFailed(`PSU-IP-Address must be an IPv4 or IPv6 address (got ${JSON.stringify(value)})`);
-      return true;
-    }
-    if (rule && isRequired(rule, request.principal)) {
+    if (request.headers[HEADER] === undefined && rule && isRequired(rule, request.principal)) {
       RequestHints.raise('MISSING_PSU_IP');
       throw new ValidationFailed('The PSU-IP-Address header (the PSU\'s IPv4 or IPv6 address) is required on this call' + (rule.requiredFor === 'every-call' ? '' : ' with this token'));
     }
@@ -82,7 +78,7 @@ export const DocumentPsuIpAddress = (): ClassDecorator & MethodDecorator =>
     }
   };
 
-/** The header's value, already checked by PsuIpAddressGuard (undefined where it is optional and absent). */
+/** The header's value, already checked by the guards (undefined where it is optional and absent). */
 export const PsuIpAddress = createParamDecorator(
   (_: unknown, context: ExecutionContext): string | undefined => context.switchToHttp().getRequest<RequestWithPrincipal>().headers[HEADER] as string | undefined,
 );

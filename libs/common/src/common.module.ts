@@ -19,7 +19,7 @@ import { StrictValidationPipe } from './errors/validation.pipe';
 import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
-import { HeaderTextGuard } from './http/header-text.guard';
+import { HeaderInputGuard } from './http/header-input.guard';
 import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
@@ -74,7 +74,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
     IdempotencyExpiryJob,
     { provide: APP_GUARD, useClass: AccessGuard },
     // After the credentials: the header checks (contract §1 order).
-    { provide: APP_GUARD, useClass: HeaderTextGuard },
+    { provide: APP_GUARD, useClass: HeaderInputGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
   ],

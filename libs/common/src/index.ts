@@ -12,7 +12,7 @@ export { answerClientErrors } from './http/client-errors';
 export { RequestGates } from './http/request-gates';
 export { CallerIp, callerIpOf } from './http/caller-ip.decorator';
 export { tokenEndpointOf } from './http/token-endpoints';
-export { html, trusted, escapeHtml, prefersHtml, SafeHtml } from './http/html';
+export { html, trusted, escapeHtml, prefersHtml, asksForHtml, SafeHtml } from './http/html';
 export { basePageStyle } from './http/page-style';
 export type { TokenEndpoint } from './http/token-endpoints';
 export type { RequestGate } from './http/request-gates';
@@ -78,10 +78,10 @@ export type { PersonalNumber } from './values/personal-number';
 export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-number.pipe';
 export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
-export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber } from './values/money';
-export { IsDecimalNumber, isDecimalNumber, decimalPlaces } from './values/decimal-number';
+export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber, MAX_AMOUNT } from './values/money';
+export { IsDecimalNumber, isDecimalNumber, decimalPlaces, parseQueryNumber, QueryNumber } from './values/decimal-number';
 export { hasControlCharacter, findTextInputProblem, withoutNullFields, CONTROL_CHARACTER_RULE, PROTOTYPE_KEYS } from './values/text-input';
-export { TEXT_HEADERS } from './http/header-text.guard';
+export { TEXT_HEADERS } from './http/header-input.guard';
 export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';
 export {
   stockholmCalendarDate,
@@ -96,7 +96,7 @@ export {
   STOCKHOLM,
 } from './values/stockholm-time';
 export type { CalendarDate } from './values/stockholm-time';
-export { HINT_CATALOGUE, HINT_CODES, hintOf } from './journal/hint-catalogue';
+export { HINT_CATALOGUE, HINT_CODES, hintOf, tokenExpiredParams } from './journal/hint-catalogue';
 export type { Hint, HintCode, HintParams } from './journal/hint-catalogue';
 export { RequestHints } from './journal/request-hints';
 export { RequestCaller } from './journal/request-caller';

@@ -8,7 +8,7 @@ export { PartnerService } from './partners/partner.service';
 export type { Partner, IssuedPartner } from './partners/partner';
 export { PartnerAuth, CurrentPartner, PARTNER_STRATEGY } from './partners/partner-access.strategy';
 export { PartnerCredentials, EndUserCredentials } from './partners/partner-credentials';
-export type { EndUser, PartnerCredentialResolver } from './partners/partner-credentials';
+export type { EndUser, EndUserCredentialResolver, PartnerCredentialResolver } from './partners/partner-credentials';
 export { TppRegistry } from './tpps/tpp-registry.service';
 export { nonAuthenticatedTokenLifetime } from './tpps/tpp.repository';
 export type { Tpp, TppIdentity, TppRef, TppSettings } from './tpps/tpp';

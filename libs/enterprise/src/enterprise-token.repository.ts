@@ -4,6 +4,8 @@ import { EnterpriseAuthorizationEntity, EnterpriseTokenEntity } from './enterpri
 
 /** A token's grant: its row without the hash and issue time. */
 export type EnterpriseToken = Omit<EnterpriseTokenEntity, 'tokenHash' | 'issuedAt'>;
+/** A grant as read back: with its issue time (a refused expired token's hint says how long it lived). */
+export type IssuedEnterpriseToken = EnterpriseToken & Pick<EnterpriseTokenEntity, 'issuedAt'>;
 
 /** What exchanging a pending code needs of its authorization. */
 export type EnterpriseAuthorization = Omit<EnterpriseAuthorizationEntity, 'clientId' | 'autostartTokenHash'>;
@@ -11,7 +13,7 @@ export type EnterpriseAuthorization = Omit<EnterpriseAuthorizationEntity, 'clien
 /** Enterprise tokens and pending authorizations (bank §4.6); codes and tokens as their SHA-256 only. */
 @Injectable()
 export class EnterpriseTokenRepository {
-  private readonly tokens = this.db.rows(EnterpriseTokenEntity, ['tokenHash', 'issuedAt']);
+  private readonly tokens = this.db.rows(EnterpriseTokenEntity, ['tokenHash']);
   private readonly authorizations = this.db.rows(EnterpriseAuthorizationEntity, ['clientId', 'autostartTokenHash']);
 
   constructor(private readonly db: SandboxDb) {}
@@ -24,7 +26,7 @@ export class EnterpriseTokenRepository {
   }
 
   /** One indexed read per call made with an enterprise token. */
-  async findToken(tokenHash: string): Promise<EnterpriseToken | null> {
+  async findToken(tokenHash: string): Promise<IssuedEnterpriseToken | null> {
     return this.tokens.first(await this.db.query(`SELECT ${this.tokens.select()} FROM enterprise_token WHERE sandbox_id = $1 AND token_hash = $2`, [tokenHash]));
   }
 

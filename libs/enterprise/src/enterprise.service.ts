@@ -1,10 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader } from '@app/common';
+import type { IncomingMessage } from 'node:http';
+import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, RequestCaller, RequestHints, tokenExpiredParams } from '@app/common';
 import { invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
 import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
-import { EnterpriseTokenRepository } from './enterprise-token.repository';
+import type { EnterpriseTokenKind } from './enterprise.entities';
+import { EnterpriseTokenRepository, type IssuedEnterpriseToken } from './enterprise-token.repository';
 
 /** Bank §4.6, §5.5, §8: enterprise access tokens live 300 s. */
 export const ENTERPRISE_TOKEN_LIFETIME_S = 300;
@@ -27,13 +29,13 @@ export class EnterpriseService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.partnerCredentials.register(async (bearer) => {
-      const token = await this.valid(bearer);
-      return token?.kind === 'client_credentials' ? ({ id: token.partnerId, name: 'client credentials' } satisfies Partner) : null;
+    this.partnerCredentials.register(async (bearer, request) => {
+      const token = await this.valid(bearer, 'client_credentials', request);
+      return token ? ({ id: token.partnerId, name: 'client credentials' } satisfies Partner) : null;
     });
-    this.endUserCredentials.register(async (bearer) => {
-      const token = await this.valid(bearer);
-      return token?.kind === 'end_user' && token.personalNumber ? { personalNumber: token.personalNumber, scopes: token.scopes, partnerId: token.partnerId } : null;
+    this.endUserCredentials.register(async (bearer, request) => {
+      const token = await this.valid(bearer, 'end_user', request);
+      return token?.personalNumber ? { personalNumber: token.personalNumber, scopes: token.scopes, partnerId: token.partnerId } : null;
     });
   }
 
@@ -98,9 +100,20 @@ export class EnterpriseService implements OnModuleInit {
     };
   }
 
-  private async valid(bearer: string) {
+  /**
+   * The unexpired token of `kind` that the bearer value is, else null (401). An expired one still
+   * identified its holder: the journal records the partner (client credentials) or the end user as
+   * the caller of the refused request, with TOKEN_EXPIRED (contract §14, bank §5.5), as for PSD2
+   * tokens. A token of the other kind is no credential here, expired or not: nothing to say.
+   */
+  private async valid(bearer: string, kind: EnterpriseTokenKind, request: IncomingMessage): Promise<IssuedEnterpriseToken | null> {
     const token = await this.tokens.findToken(hashSecret(bearer));
-    return token && token.expiresAt > this.clock.now() ? token : null;
+    if (token?.kind !== kind) return null;
+    const now = this.clock.now();
+    if (token.expiresAt > now) return token;
+    RequestCaller.identify(request, token.kind === 'end_user' && token.personalNumber ? { kind: 'end_user', id: token.personalNumber } : { kind: 'partner', id: token.partnerId });
+    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, now));
+    return null;
   }
 }
 

@@ -2,7 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { formatUtcSeconds, type PersonalNumber, PersonalNumberReader, ValidationFailed } from '@app/common';
 import { type CreditDecision, UserService } from '@app/directory';
-import { type Participant, type ParticipantSigned, ParticipantService, SigningCompletions, type SigningProcess } from '@app/signing';
+import {
+  type Participant,
+  type ParticipantSigned,
+  ParticipantService,
+  type SigningAdmissionCheck,
+  SigningAdmissions,
+  SigningCompletions,
+  type SigningProcess,
+} from '@app/signing';
 import { decideCredit } from './pre-approval/credit-decision';
 import type { ApplicantDto, StatusParticipantDto } from './pre-approval/pre-approval.dto';
 import type { Applicant } from './pre-approval/pre-approval.entity';
@@ -18,6 +26,7 @@ export class Applicants {
     private readonly personalNumbers: PersonalNumberReader,
     private readonly participants: ParticipantService,
     private readonly completions: SigningCompletions,
+    private readonly admissions: SigningAdmissions,
   ) {}
 
   /** The applicants with 12-digit personal numbers; 400 naming the first unknown or repeated one. */
@@ -56,6 +65,11 @@ export class Applicants {
   /** Calls `handler` in the signing's transaction whenever an applicant of a process of this kind signs. */
   onSigned(kind: string, handler: (event: ParticipantSigned) => Promise<void>): void {
     this.completions.onParticipantSigned(kind, handler);
+  }
+
+  /** Asks `check` before an applicant of a process of this kind starts a signing (start, start/phone). */
+  onSigningStart(kind: string, check: SigningAdmissionCheck): void {
+    this.admissions.onSigningStart(kind, check);
   }
 }
 

@@ -19,6 +19,13 @@ export class NoSigningStarted extends InvalidState {
   }
 }
 
+/** The participant's process no longer takes signatures (e.g. an EXPIRED pre-approval): 409 (contract §2). */
+export class SigningClosed extends InvalidState {
+  constructor(participantId: string, why: string) {
+    super(`Participant ${participantId} cannot sign: ${why}.`);
+  }
+}
+
 export class AlreadySigned extends InvalidState {
   constructor(participantId: string) {
     super(`Participant ${participantId} has already signed.`);

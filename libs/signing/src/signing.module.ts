@@ -5,6 +5,7 @@ import { ParticipantEntity } from './participants/participant.entity';
 import { SigningPersonEntity } from './session/signing-person.entity';
 import { ParticipantRepository } from './participants/participant.repository';
 import { ParticipantService } from './participants/participant.service';
+import { SigningAdmissions } from './participants/signing-admissions';
 import { SigningCompletions } from './participants/signing-completions';
 import { SigningPersonRepository } from './session/signing-person.repository';
 import { SigningController } from './session/signing.controller';
@@ -14,7 +15,7 @@ import { SigningService } from './session/signing.service';
 @Module({
   imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity, SigningPersonEntity])],
   controllers: [SigningController],
-  providers: [ParticipantRepository, ParticipantService, SigningCompletions, SigningPersonRepository, SigningService],
-  exports: [ParticipantService, SigningCompletions],
+  providers: [ParticipantRepository, ParticipantService, SigningAdmissions, SigningCompletions, SigningPersonRepository, SigningService],
+  exports: [ParticipantService, SigningAdmissions, SigningCompletions],
 })
 export class SigningModule {}

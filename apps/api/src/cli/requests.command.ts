@@ -146,7 +146,7 @@ async function allSince(client: AdminClient, filters: JournalQuery, since: numbe
   do {
     const page = await client.listRequests({ ...filters, since: since === undefined ? undefined : new Date(since).toISOString(), limit: '500', after });
     entries.push(...page.entries);
-    after = page.next_after ?? undefined;
+    after = page.next_after;
   } while (after !== undefined);
   return entries;
 }

@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, formatStockholmOffset, hashSecret, type PrincipalOf, RequestHints, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, type PrincipalOf, RequestHints, tokenExpiredParams, Unauthorized } from '@app/common';
 import { RoleNotInCertificate, ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
 import { ROLE_OF_SCOPE, type Scope } from '../scopes';
@@ -59,11 +59,7 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
   private hintExpired(request: Request, tppId: string): void {
     const token = this.expired.get(request);
     if (!token || token.tppId !== tppId) return;
-    RequestHints.raise('TOKEN_EXPIRED', {
-      expiredAt: formatStockholmOffset(token.expiresAt),
-      secondsAgo: Math.floor((this.clock.now().getTime() - token.expiresAt.getTime()) / 1000),
-      lifetimeSeconds: Math.round((token.expiresAt.getTime() - token.issuedAt.getTime()) / 1000),
-    });
+    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, this.clock.now()));
   }
 
   private metadata<T>(key: string, context: ExecutionContext): T | undefined {

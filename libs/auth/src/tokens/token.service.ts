@@ -73,6 +73,9 @@ export class TokenService {
     if (!authorization) throw invalidGrant('Unknown pending_code (or another TPP\'s).');
     const order = await this.eid.get(authorization.eidOrderId);
     const now = this.clock.now();
+    // Bank §3.1: exchange only once status has answered COMPLETE. A code exchanged while still
+    // pending, or after failing, was never read as COMPLETE either (contract §14).
+    if (order.status !== 'COMPLETE') RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
     if (isOpenOrder(order)) {
       throw new OAuthError('authorization_pending', 'The user has not completed the eid authentication yet; poll status until COMPLETE.');
     }

@@ -4,10 +4,25 @@ import { Unauthorized, ValidationFailed } from '../errors/domain-error';
 import { CONTROL_CHARACTER_RULE, hasControlCharacter } from '../values/text-input';
 
 /**
+ * The request as passport-http-bearer reads it. RFC 6750 §2.1 allows one or more spaces between the
+ * scheme and the token (`credentials = "Bearer" 1*SP b64token`); the library splits the header on a
+ * single space, so the view's header has that run as one space. All else is the request's own (its
+ * prototype), and the request itself is what `verify` gets back (`viewedRequest`).
+ */
+function bearerView(request: Request): Request {
+  const authorization = request.headers.authorization?.replace(/^(\S+) +/, '$1 ');
+  return Object.create(request, { headers: { value: { ...request.headers, authorization } } }) as Request;
+}
+
+const viewedRequest = (view: Request): Request => Object.getPrototypeOf(view) as Request;
+
+/**
  * Reads `Authorization: Bearer <value>` with passport-http-bearer (RFC 6750: header, also the
- * `access_token` body or query parameter) and resolves it with `verify`. The strategy is run on its
- * own instance, as passport itself runs strategies, rather than through passport's process-wide
- * registry: each app instance (tests run several in one process) keeps its own services.
+ * `access_token` body or query parameter) and resolves it with `verify`: the one place every bearer
+ * route (PSD2 tokens, partner keys and enterprise tokens, admin keys) parses Authorization. The
+ * strategy is run on its own instance, as passport itself runs strategies, rather than through
+ * passport's process-wide registry: each app instance (tests run several in one process) keeps its
+ * own services.
  */
 export class BearerAuthenticator<T> {
   private readonly strategy: BearerStrategy<(request: Request, value: string, done: (error: unknown, user?: T | false) => void) => void>;
@@ -19,9 +34,10 @@ export class BearerAuthenticator<T> {
     verify: (value: string, request: Request) => Promise<T | null>,
     private readonly missing: string,
   ) {
-    this.strategy = new BearerStrategy({ passReqToCallback: true }, (request: Request, value: string, done: (error: unknown, user?: T | false) => void) => {
+    this.strategy = new BearerStrategy({ passReqToCallback: true }, (view: Request, value: string, done: (error: unknown, user?: T | false) => void) => {
       // Contract §2: a header we read refuses control characters, before the value reaches a lookup.
       if (hasControlCharacter(value)) return done(new ValidationFailed(`Authorization (the bearer value) ${CONTROL_CHARACTER_RULE}`));
+      const request = viewedRequest(view);
       this.presented.add(request);
       verify(value, request).then((user) => done(null, user ?? false), (error: unknown) => done(error));
     });
@@ -43,7 +59,7 @@ export class BearerAuthenticator<T> {
       attempt.pass = refuse;
       attempt.redirect = refuse;
       attempt.error = (error: unknown) => reject(error);
-      attempt.authenticate(request, {});
+      attempt.authenticate(bearerView(request), {});
     });
   }
 }

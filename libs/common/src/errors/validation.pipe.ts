@@ -6,11 +6,25 @@ import { CONTROL_CHARACTER_RULE, findTextInputProblem, withoutNullFields } from 
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) =>
-      parent && message.startsWith(error.property) ? `${parent}.${message}` : message,
-    );
+    const broken = brokenRule(error, path);
+    const own = broken === undefined ? [] : [parent && broken.startsWith(error.property) ? `${parent}.${broken}` : broken];
     return [...own, ...describeValidationErrors(error.children ?? [], path)];
   });
+}
+
+/**
+ * The one rule to report for a field, whatever order class-validator checked them in (bottom-up):
+ * an unknown field is named as one; an absent required field is said to be required; else the
+ * top-most broken rule, because a DTO lists a field's type rule first and its ranges after — "10"
+ * for a number breaks both, and "must be a number" is the news, not "must be at most 100 years".
+ */
+function brokenRule(error: ValidationError, path: string): string | undefined {
+  const constraints = error.constraints;
+  if (!constraints) return undefined;
+  if (constraints.whitelistValidation) return `property ${path} should not exist`;
+  if (error.value === undefined) return `${error.property} is required`;
+  const messages = Object.values(constraints);
+  return messages[messages.length - 1];
 }
 
 /**
@@ -28,8 +42,9 @@ export class StrictValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       transform: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
+      // Every rule of a field is checked, and brokenRule picks the one to report; the value is kept on
+      // the errors (never rendered) to tell an absent field from a wrong one.
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => new ValidationFailed(describeValidationErrors(errors).join('; ')),
     });
   }

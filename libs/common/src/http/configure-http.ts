@@ -6,6 +6,7 @@ import { SandboxConfig } from '../config/sandbox-config';
 import { DomainError } from '../errors/domain-error';
 import { assignRequestId } from '../logging/request-id';
 import { setupOpenApi } from '../openapi/openapi';
+import { FORM_PARAMETER_LIMIT } from './body-parser-errors';
 import { answerClientErrors } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
@@ -17,6 +18,7 @@ import { hintsOf, JournalRecorder } from '../journal/journal-recorder';
 
 /** Bodies over this are 413 PAYLOAD_TOO_LARGE (contract §2). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
 
 export class PayloadTooLarge extends DomainError {
   constructor() {
@@ -67,7 +69,7 @@ export function configureHttp(app: INestApplication): void {
     next(Number.isFinite(declared) && declared > BODY_LIMIT_BYTES ? new PayloadTooLarge() : undefined);
   });
   express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
-  express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false });
+  express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false, parameterLimit: FORM_PARAMETER_LIMIT });
   express.use(refuseDeepBodies);
   // From here on every handler runs in the request's sandbox (contract §13) and raises its hints into
   // the request's list (contract §14): entered again, the parsers lost the first context.

@@ -41,3 +41,11 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
 export function prefersHtml(request: IncomingMessage): boolean {
   return accepts(request).type(['text/html', 'application/problem+json', 'application/json']) === 'text/html';
 }
+
+/**
+ * Whether a request asks for a page by name: it names text/html and prefers it. A client that names
+ * no type or only `*\/*` (curl, SDKs) gets JSON where a route answers both (the console, contract §14).
+ */
+export function asksForHtml(request: IncomingMessage): boolean {
+  return /text\/html/i.test(request.headers?.accept ?? '') && prefersHtml(request);
+}

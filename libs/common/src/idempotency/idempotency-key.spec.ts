@@ -16,6 +16,9 @@ describe('Idempotency-Key values and secrets (contract §15)', () => {
     expect(canonicalJson(JSON.parse('{ "b": [1, {"y": 2, "x": 1}], "a": "s" }'))).toBe(canonicalJson({ a: 's', b: [1, { x: 1, y: 2 }] }));
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+    // contract §2: a null member is an absent one; a null in a list is a value.
+    expect(canonicalJson({ a: 1, statement: null })).toBe(canonicalJson({ a: 1 }));
+    expect(canonicalJson({ a: [null] })).not.toBe(canonicalJson({ a: [] }));
   });
 
   it('finds a record by a hash of sandbox, caller and key, and fingerprints requests under a key of the caller\'s', () => {

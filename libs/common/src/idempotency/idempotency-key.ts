@@ -20,13 +20,17 @@ export function readIdempotencyKey(value: string | string[] | undefined): string
   return key;
 }
 
-/** JSON with every object's keys sorted, so two bodies equal after parsing write the same text. */
+/**
+ * JSON with every object's keys sorted, so two bodies equal after parsing write the same text; a
+ * member that is null is left out like an absent one (contract §2: null for an optional field means
+ * absent, and a required one is refused before the key is looked at).
+ */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, inner]) => inner !== undefined)
+    .filter(([, inner]) => inner !== undefined && inner !== null)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
 }

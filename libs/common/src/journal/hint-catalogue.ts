@@ -1,3 +1,5 @@
+import { formatStockholmOffset } from '../values/stockholm-time';
+
 /**
  * The rule hints of contract §14: findings about a request that help the client builder, each
  * raised by the code that owns its rule (the eid engine, the token service, the signing rules) and
@@ -99,4 +101,16 @@ export const HINT_CODES = Object.keys(HINT_CATALOGUE) as HintCode[];
 export function hintOf<C extends HintCode>(code: C, ...params: HintParams<C> extends Record<string, never> ? [] : [HintParams<C>]): Hint {
   const definition = HINT_CATALOGUE[code] as HintDefinition<unknown>;
   return { code, message: definition.message(params[0] ?? {}), section: definition.section };
+}
+
+/**
+ * TOKEN_EXPIRED's parameters (bank §5.5), the same for every kind of access token (PSD2, enterprise):
+ * when it expired, how long ago on the sandbox clock, and how long it lived.
+ */
+export function tokenExpiredParams(token: { issuedAt: Date; expiresAt: Date }, now: Date): HintParams<'TOKEN_EXPIRED'> {
+  return {
+    expiredAt: formatStockholmOffset(token.expiresAt),
+    secondsAgo: Math.floor((now.getTime() - token.expiresAt.getTime()) / 1000),
+    lifetimeSeconds: Math.round((token.expiresAt.getTime() - token.issuedAt.getTime()) / 1000),
+  };
 }

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxConfig } from '../config/sandbox-config';
+import { hasBody } from '../http/request-body';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from '../openapi/openapi';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
 import type { Hint } from './hint-catalogue';
@@ -158,7 +159,7 @@ export class JournalRecorder {
       const durationMs = Math.max(0, Math.round(performance.now() - recording.startedMs));
       const describe = this.certificates.describe;
       const response = responseBody(res, recording, describe);
-      const requestBody = hasBody(req) ? recordedBody(req.body, req.headers['content-type'], describe) : '';
+      const requestBody = hasBody(req) ? recordedBody(req.body, req.headers['content-type'], describe, declaredLength(req)) : '';
       const request = `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`;
       // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
       // (a frozen clock read the same then).
@@ -231,9 +232,16 @@ function queryOf(req: Request): Record<string, unknown> {
   return query && typeof query === 'object' ? (query as Record<string, unknown>) : {};
 }
 
-/** Whether the request carried a body (the parsers leave an empty object or nothing otherwise). */
-function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+/**
+ * The body's size as the client sent it, when it said so (body-parser refuses a body of another
+ * length); not when chunked, nor compressed (its Content-Length is not the body's).
+ */
+function declaredLength(req: Request): number | undefined {
+  if (req.headers['transfer-encoding'] !== undefined) return undefined;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return undefined;
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) ? declared : undefined;
 }
 
 /** The response's recorded body members (see recordedBody). */

@@ -1,13 +1,17 @@
 import fc from 'fast-check';
-import { JOURNAL_BODY_LIMIT_BYTES, JOURNAL_REDACTED, recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
+import { JOURNAL_BODY_LIMIT_BYTES, JOURNAL_DEPTH_LIMIT, JOURNAL_REDACTED, recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
 
 /** A recorded body as its entry shows it (the members recordedBody writes, read back). */
 function redactBody(body: unknown, contentType: string, describe: CertificateDescriber): { body?: unknown; body_truncated?: true } {
   return JSON.parse(`{${recordedBody(body, contentType, describe)}}`) as { body?: unknown; body_truncated?: true };
 }
 
-/** The certificate lib's reading, played: any PEM certificate is PSDSE-TEST-1's. */
-const readCertificate: CertificateDescriber = (value) => (value.includes('BEGIN CERTIFICATE') ? { organization_id: 'PSDSE-TEST-1', sha256: 'f'.repeat(64) } : null);
+/** The certificate lib's reading, played: any PEM certificate, or Base64 of one or of a DER certificate, is PSDSE-TEST-1's. */
+const readCertificate: CertificateDescriber = (value) =>
+  /BEGIN( |%20)CERTIFICATE|^\s*MII|^\s*LS0tLS1CRUdJTiBDRVJU/.test(value) ? { organization_id: 'PSDSE-TEST-1', sha256: 'f'.repeat(64) } : null;
+const SUMMARY = { organization_id: 'PSDSE-TEST-1', sha256: 'f'.repeat(64) };
+/** The summary of a certificate the reader cannot read: a fingerprint of what came, no organization_id. */
+const UNREAD_SUMMARY = { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown };
 
 /** A secret value: long enough and distinctive enough that finding it in the output means it leaked. */
 const secret = fc.stringMatching(/^[A-Za-z0-9]{24,40}$/).map((value) => `S3CR3T${value}`);
@@ -116,6 +120,61 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
     expect(redactBody('{not json S3CR3Tabc', 'application/json', readCertificate)).toEqual({ body: '[unparsable JSON, 19 bytes]' });
   });
 
+  it('a certificate in any form (PEM, URL-encoded PEM, Base64 of DER or of PEM), under any name and in headers and query, becomes its summary; one the reader cannot read its fingerprint, with no organization_id', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9+/]{200,400}$/), fc.constantFrom('certificate', 'certificate_pem', 'ca_pem', 'x', 'cert'), (body, name) => {
+        const der64 = `MII${body}`;
+        const pem = `-----BEGIN CERTIFICATE-----\n${body.replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`;
+        const forms = [der64, pem, Buffer.from(pem).toString('base64'), encodeURIComponent(pem), `subject=x\n${pem}`, `  ${der64.replace(/.{64}/g, '$&\n')}`];
+        for (const form of forms) {
+          const recorded = redactBody({ [name]: form, list: [form] }, 'application/json', readCertificate);
+          expect(recorded).toEqual({ body: { [name]: SUMMARY, list: [SUMMARY] } });
+          expect(recordedStringifiedJson(JSON.stringify({ [name]: form }))).toBeUndefined();
+          expect(redactQuery({ [name]: form }, readCertificate)).toEqual({ [name]: SUMMARY });
+          expect(redactHeaders({ 'x-forwarded-client-cert': form }, readCertificate)).toEqual({ 'x-forwarded-client-cert': SUMMARY });
+        }
+        // Unreadable: the fingerprint of what came, never the value, never a null.
+        const unreadable = redactBody({ certificate: der64 }, 'application/json', () => null).body as { certificate: Record<string, unknown> };
+        expect(unreadable.certificate).toEqual(UNREAD_SUMMARY);
+      }),
+      { numRuns: 50 },
+    );
+    expect(redactHeaders({ 'x-psd2-client-test-cert': 'not-a-certificate' }, readCertificate)).toEqual({ 'x-psd2-client-test-cert': UNREAD_SUMMARY });
+    // Base64 of a PEM private key is the key: redacted, not summarized.
+    const key = Buffer.from('-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg' + 'A'.repeat(120) + '\n-----END PRIVATE KEY-----\n').toString('base64');
+    expect(redactBody({ whatever: key }, 'application/json', readCertificate)).toEqual({ body: { whatever: JOURNAL_REDACTED } });
+    // Short texts that start alike are no certificates.
+    expect(redactBody({ word: 'MIGRATIONS', code: 'MIIBxyz' }, 'application/json', readCertificate)).toEqual({ body: { word: 'MIGRATIONS', code: 'MIIBxyz' } });
+  });
+
+  it('a body is measured as it was sent: exactly 4 KB is kept whole though "[redacted]" is longer than its secret; over 4 KB is cut though redaction shortens it', () => {
+    const padded = (bytes: number, token: string) => JSON.stringify({ token, note: 'n'.repeat(bytes - JSON.stringify({ token, note: '' }).length) });
+    const exactly = padded(JOURNAL_BODY_LIMIT_BYTES, 'x');
+    const parsed = JSON.parse(exactly) as Record<string, unknown>;
+    for (const body of [exactly, parsed]) {
+      expect(redactBody(body, 'application/json', readCertificate)).toEqual({ body: { ...parsed, token: JOURNAL_REDACTED } });
+    }
+    // A parsed body with the size its request declared (Content-Length): that size decides.
+    expect(JSON.parse(`{${recordedBody({ token: 'x' }, 'application/json', readCertificate, JOURNAL_BODY_LIMIT_BYTES + 1)}}`)).toEqual({ body: JSON.stringify({ token: JOURNAL_REDACTED }), body_truncated: true });
+    const over = padded(JOURNAL_BODY_LIMIT_BYTES + 1, 'S3CR3Tabcdefabcdefabcdefabcdef');
+    const recorded = redactBody(over, 'application/json', readCertificate);
+    expect(recorded).toEqual({ body: JSON.stringify({ ...(JSON.parse(over) as Record<string, unknown>), token: JOURNAL_REDACTED }), body_truncated: true });
+  });
+
+  it('a value of any depth is recorded: cut past JOURNAL_DEPTH_LIMIT levels, as a string with body_truncated, its secrets redacted', () => {
+    const depth = 100_000;
+    const text = `{"token":"S3CR3Tabcdefabcdefabcdef","a":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    for (const body of [text, JSON.parse(text) as unknown]) {
+      const recorded = redactBody(body, 'application/json', readCertificate);
+      expect(recorded.body_truncated).toBe(true);
+      expect(recorded.body).toBe(`{"token":"${JOURNAL_REDACTED}","a":${'{"a":'.repeat(JOURNAL_DEPTH_LIMIT - 1)}"[nested deeper than ${JOURNAL_DEPTH_LIMIT} levels]"${'}'.repeat(JOURNAL_DEPTH_LIMIT)}`);
+    }
+    // Within the limit: whole.
+    let deepest: unknown = 1;
+    for (let level = 0; level < JOURNAL_DEPTH_LIMIT; level++) deepest = level % 2 ? { a: deepest } : [deepest];
+    expect(redactBody(deepest, 'application/json', readCertificate)).toEqual({ body: deepest });
+  });
+
   it('an answer\'s JSON.stringify text is kept as it is only when redaction would keep it the same (issue 16: no parse on the hot path)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
@@ -129,7 +188,7 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
     // on ({ , : and quotes), secret names among them: kept as is only when redaction would keep it.
     const names = fc.constantFrom('hint_code', 'code', 'reason', 'key', 'tokens_left', ':x', 'a,', '{b', 'q"r', 'to\\ken', 'to\u212Aen', ...SECRET_NAMES);
     const tricky = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(':', ':token', ',"token":', 'x', '', 1, null), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(':', ':token', ',"token":', 'x', '', 1, null, `MIIB${'Q'.repeat(200)}`, `  LS0tLS1CRUdJTiBDRVJU${'Q'.repeat(200)}`, 'MIIBQQQQQQQQQQQQQQQQ'), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
       object: fc.dictionary(names, tie('value'), { maxKeys: 4 }),
     })).object;
     fc.assert(

@@ -28,8 +28,8 @@ export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId' | 'reque
 
 export interface JournalPage {
   entries: JournalEntry[];
-  /** The cursor of the next page; null on the last. */
-  nextAfter: string | null;
+  /** The cursor of the next page; absent on the last. */
+  nextAfter?: string;
 }
 
 interface Row {
@@ -85,7 +85,7 @@ export class JournalRepository {
       parameters,
     );
     const entries = rows.slice(0, filter.limit).map(toEntry);
-    return { entries, nextAfter: rows.length > filter.limit ? entries[entries.length - 1].seq : null };
+    return rows.length > filter.limit ? { entries, nextAfter: entries[entries.length - 1].seq } : { entries };
   }
 
   /** The newest entry with this request id (a client may reuse one), among `own`'s when given. */

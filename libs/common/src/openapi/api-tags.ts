@@ -21,7 +21,9 @@ export const API_TAGS: ReadonlyArray<{ readonly name: ApiTagName; readonly descr
     name: API_TAG.psd2Auth,
     description:
       'PSD2 authentication: authenticate, authorize, status and cancel, and the token endpoint with RFC 6749 errors ' +
-      '(bank §2.1–2.4, §3.1, §4.1, §5, §7.1; contract §2, §3, §5). Needs X-PSD2-CLIENT-TEST-CERT and PSU-IP-Address.',
+      '(bank §2.1–2.4, §3.1, §4.1, §5, §7.1; contract §2, §3, §5). Needs X-PSD2-CLIENT-TEST-CERT and PSU-IP-Address. ' +
+      'The retired redirect flows GET /psd2/auth/1.0/authenticate and GET /psd2/auth/2.0/authorize are not operations here, as they never ' +
+      'succeed: 501 NOT_SIMULATED until 2024-04-30 end of day, then 410 VERSION_WITHDRAWN, each naming its successor POST /psd2/auth/3.0/authenticate or /authorize (contract §12).',
   },
   {
     name: API_TAG.ais,

@@ -182,6 +182,22 @@ const problemMedia = (status: number, code: string, message: string) => ({
   example: { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, instance: '/path/of/the/request', reason: { code, message } },
 });
 
+/**
+ * The header rules that hold on every route (contract §2; HeaderInputGuard): `PSU-IP-Address`, wherever
+ * it is sent, an IP address, and no control character in a header the service reads. So every
+ * operation may answer 400; one that documents no 400 of its own gets this one. The token endpoints
+ * document theirs (invalid_request).
+ */
+export function describeHeaderRules(document: OpenAPIObject): void {
+  for (const { operation } of operationsOf(document)) {
+    if (operation.responses['400']) continue;
+    operation.responses['400'] = {
+      description: 'VALIDATION_FAILED: a header the service reads is malformed, e.g. PSU-IP-Address that is not an IPv4 or IPv6 address, or a control character in X-Sandbox-User (contract §2)',
+      content: { 'application/problem+json': problemMedia(400, 'VALIDATION_FAILED', 'PSU-IP-Address must be an IPv4 or IPv6 address (got "not-an-ip")') },
+    };
+  }
+}
+
 const IN_USE = 'IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (contract §15)';
 
 /**

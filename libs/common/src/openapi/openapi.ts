@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type RequestWithSandbox, sandboxPrefixOf } from '../sandbox/request-sandbox';
 import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
 import { API_TAGS } from './api-tags';
-import { describeIdempotency, describeResponseHeaders, finishDocument } from './openapi-finish';
+import { describeHeaderRules, describeIdempotency, describeResponseHeaders, finishDocument } from './openapi-finish';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -27,6 +27,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = closeRequestBodySchemas(SwaggerModule.createDocument(app, config, { extraModels: [ProblemDto, ProblemReasonDto] }));
   finishDocument(document);
   describeIdempotency(document);
+  describeHeaderRules(document);
   return document;
 }
 

@@ -2,7 +2,7 @@ import { NotFoundException } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { ValidationFailed } from '../errors/domain-error';
-import { prefersHtml } from '../http/html';
+import { asksForHtml } from '../http/html';
 import { isUuid } from '../values/uuid.pipe';
 import { DEFAULT_SANDBOX_ID } from './sandbox-context';
 import { type SandboxRegistry, UnknownSandbox } from './sandbox-registry';
@@ -34,7 +34,7 @@ function isLifecyclePath(method: string | undefined, rest: string | undefined): 
  */
 function isConsolePage(req: IncomingMessage, rest: string | undefined): boolean {
   if ((rest !== undefined && rest !== '/') || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-  return /text\/html/i.test(req.headers?.accept ?? '') && prefersHtml(req);
+  return asksForHtml(req);
 }
 
 /** The service's own paths, at the root only (contract §13): under a prefix they are an unknown route. */

@@ -1,4 +1,4 @@
-import { decimalPlaces, isDecimalNumber } from './decimal-number';
+import { decimalPlaces, isDecimalNumber, parseQueryNumber } from './decimal-number';
 
 describe('decimal places of a JSON number (contract §2: any JSON number form, the rules apply to the value)', () => {
   it.each([
@@ -34,3 +34,24 @@ describe('decimal places of a JSON number (contract §2: any JSON number form, t
     for (const value of ['1', true, null, undefined, {}, [1]]) expect(isDecimalNumber(value, 2)).toBe(false);
   });
 });
+
+describe('a number in a query value (contract §2: written as a JSON number is)', () => {
+  it.each([
+    ['12', 12],
+    ['3.45', 3.45],
+    ['-0.5', -0.5],
+    ['1e2', 100],
+    ['1E-2', 0.01],
+    ['0', 0],
+  ])('%s reads as %p', (text, value) => {
+    expect(parseQueryNumber(text)).toBe(value);
+  });
+
+  it.each([[''], [' '], [' 12'], ['12 '], ['0x10'], ['0x0C'], ['0b1'], ['0o7'], ['012'], ['+1'], ['.5'], ['5.'], ['1_000'], ['Infinity'], ['NaN'], ['1e'], ['1,5']])(
+    '%p is not a number',
+    (text) => {
+      expect(parseQueryNumber(text)).toBeNull();
+    },
+  );
+});
+

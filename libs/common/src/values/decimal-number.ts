@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
@@ -37,3 +38,21 @@ export const IsDecimalNumber = (places: number, options?: ValidationOptions) =>
     },
     options,
   );
+
+/** A number written as JSON writes one (RFC 8259 §6): no hex, no blanks, no empty text, no leading + or 0, no Infinity. */
+const JSON_NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** The number a query value writes as a JSON number (`1e2` too, contract §2), else null. */
+export function parseQueryNumber(text: string): number | null {
+  return JSON_NUMBER_TEXT.test(text) ? Number(text) : null;
+}
+
+/**
+ * A query parameter read as a number only when written as a JSON number; anything else ('', ' ',
+ * `0x10`, `1_000`, `Infinity`, a repeated parameter) stays as sent, so the field's number rule
+ * refuses it with 400 naming the parameter. Use instead of `@Type(() => Number)`, which reads '' and
+ * ' ' as 0 and `0x10` as 16.
+ */
+export const QueryNumber = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (parseQueryNumber(value) ?? value) : value));
+

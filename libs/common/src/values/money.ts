@@ -5,6 +5,14 @@
  */
 const DECIMAL = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
 
+/**
+ * The largest amount the sandbox takes, as a balance (admin, seed) or a transfer: 10 000 000 000 000
+ * (numeric(18, 2) holds more). Up to it an amount with two decimals has at most 15 significant
+ * digits, so the JSON number read is the one written; above it the nearest double can be another
+ * amount (99999999999999.99 reads as 99999999999999.98), which would be stored without a word.
+ */
+export const MAX_AMOUNT = 10_000_000_000_000;
+
 /** "1234.5" (from a JSON number or decimal text) → 123450n öre; null if not a decimal with ≤ 2 decimals. */
 export function toMinorUnits(value: number | string): bigint | null {
   if (typeof value === 'number' && (!Number.isFinite(value) || Math.abs(value) > 1e15)) return null;

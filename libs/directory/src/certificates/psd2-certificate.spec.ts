@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 import * as x509 from '@peculiar/x509';
-import { issueTestCertificate, readPsd2Certificate, UnreadableCertificate } from './psd2-certificate';
+import { issueTestCertificate, readPsd2Certificate, readPsd2CertificatePem, UnreadableCertificate } from './psd2-certificate';
 import type { Psd2Role } from './psd2-certificate';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
@@ -51,6 +51,15 @@ describe('issueTestCertificate and readPsd2Certificate', () => {
 
     expect(readPsd2Certificate(base64(toPem(der)))).toEqual(fromDer);
     expect(readPsd2Certificate(` \t${base64(der)}\n`)).toEqual(fromDer);
+  });
+
+  it('readPsd2CertificatePem reads a PEM text (an answer\'s certificate_pem) as the header\'s Base64 of the same certificate, text before it too', async () => {
+    const der = await issueTestCertificate({ roles: ['PSP_AI'], organizationId: ORGANIZATION_ID, now: NOW });
+    const fromHeader = readPsd2Certificate(base64(der));
+
+    expect(readPsd2CertificatePem(toPem(der))).toEqual(fromHeader);
+    expect(readPsd2CertificatePem(`0 subject=${ORGANIZATION_ID}\n${toPem(der)}`)).toEqual(fromHeader);
+    expect(() => readPsd2CertificatePem('no PEM here')).toThrow(UnreadableCertificate);
   });
 
   it('issues a self-signed ECDSA P-256 certificate valid from a day before now for 20 years', async () => {

@@ -98,6 +98,14 @@ export function readPsd2Certificate(headerValue: string): Psd2Certificate {
   return readPsd2CertificateDer(certificateDer(decodeBase64(headerValue.trim(), 'The certificate')));
 }
 
+/** The same reading of a PEM text (an answer's certificate_pem): its first CERTIFICATE block. */
+export function readPsd2CertificatePem(text: string): Psd2Certificate {
+  const begin = text.indexOf('-----BEGIN');
+  if (begin < 0) throw new UnreadableCertificate('The text holds no PEM block');
+  // From its first PEM line: text before it (even a "0") is not read as DER.
+  return readPsd2CertificateDer(certificateDer(Buffer.from(text.slice(begin), 'latin1')));
+}
+
 /** The same reading of a DER certificate (a TLS peer's, contract §16). */
 export function readPsd2CertificateDer(der: Buffer): Psd2Certificate {
   const certificate = parseCertificate(der);

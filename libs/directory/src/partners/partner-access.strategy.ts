@@ -23,7 +23,7 @@ declare module '@app/common' {
 export class PartnerAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = PARTNER_STRATEGY;
   private readonly bearer = new BearerAuthenticator<Partner>(
-    (value) => this.credentials.resolve(value),
+    (value, request) => this.credentials.resolve(value, request),
     'The partner interfaces need Authorization: Bearer <partner api key or enterprise access token>.',
   );
   private readonly keyOnly = new BearerAuthenticator<Partner>(

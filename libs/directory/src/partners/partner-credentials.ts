@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import type { Partner } from './partner';
 
 /*
@@ -9,9 +10,11 @@ import type { Partner } from './partner';
 
 /**
  * Turns a bearer value into the partner it stands for. The partner key is one; the enterprise
- * interface adds its client-credentials access tokens (contract §3) by registering another.
+ * interface adds its client-credentials access tokens (contract §3) by registering another. The
+ * request is for what a resolver knows of a value it refuses (an expired token names its holder to
+ * the journal, contract §14).
  */
-export type PartnerCredentialResolver = (bearer: string) => Promise<Partner | null>;
+export type PartnerCredentialResolver = (bearer: string, request: IncomingMessage) => Promise<Partner | null>;
 
 /** The resolvers in order of registration; the first that knows the bearer value wins. */
 @Injectable()
@@ -22,9 +25,9 @@ export class PartnerCredentials {
     this.resolvers.push(resolver);
   }
 
-  async resolve(bearer: string): Promise<Partner | null> {
+  async resolve(bearer: string, request: IncomingMessage): Promise<Partner | null> {
     for (const resolver of this.resolvers) {
-      const partner = await resolver(bearer);
+      const partner = await resolver(bearer, request);
       if (partner) return partner;
     }
     return null;
@@ -38,16 +41,19 @@ export interface EndUser {
   partnerId: string;
 }
 
+/** Turns a bearer value into the end user it stands for; the request as for PartnerCredentialResolver. */
+export type EndUserCredentialResolver = (bearer: string, request: IncomingMessage) => Promise<EndUser | null>;
+
 /** Resolves enterprise end-user tokens; the enterprise lib registers its resolver. */
 @Injectable()
 export class EndUserCredentials {
-  private resolver: ((bearer: string) => Promise<EndUser | null>) | null = null;
+  private resolver: EndUserCredentialResolver | null = null;
 
-  register(resolver: (bearer: string) => Promise<EndUser | null>): void {
+  register(resolver: EndUserCredentialResolver): void {
     this.resolver = resolver;
   }
 
-  resolve(bearer: string): Promise<EndUser | null> {
-    return this.resolver ? this.resolver(bearer) : Promise.resolve(null);
+  resolve(bearer: string, request: IncomingMessage): Promise<EndUser | null> {
+    return this.resolver ? this.resolver(bearer, request) : Promise.resolve(null);
   }
 }

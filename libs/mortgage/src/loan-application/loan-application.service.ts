@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { Clock, type DueWork, formatUtcSeconds, SandboxConfig, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
-import type { ParticipantSigned } from '@app/signing';
+import type { ParticipantSigned, SigningAdmission, SigningProcess } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
 import { UnknownLoanApplication, WrongMortgageState } from '../mortgage.errors';
 import { LoanApplicationEntity } from './loan-application.entity';
@@ -30,6 +30,7 @@ export class LoanApplicationService implements OnModuleInit {
 
   onModuleInit(): void {
     this.applicants.onSigned(LOAN_APPLICATION_PROCESS, (event) => this.onParticipantSigned(event));
+    this.applicants.onSigningStart(LOAN_APPLICATION_PROCESS, (signing) => this.admitSigning(signing));
   }
 
   /** Creates the application with its applicants as signing participants (contract §9). */
@@ -132,20 +133,33 @@ export class LoanApplicationService implements OnModuleInit {
     await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') });
   }
 
+  /**
+   * The signing seam's start check, the rule of sign-bankid: signatures are taken while the application
+   * awaits them (AWAITING_SIGNATURE); once submitted or decided it is 409; withdrawn, it is gone (404).
+   */
+  private async admitSigning(signing: SigningProcess): Promise<SigningAdmission> {
+    const application = await this.applications.find(signing.id);
+    if (!application || !isVisibleTo({ partnerId: signing.partnerId }, application)) return { verdict: 'gone' };
+    if (LOAN_APPLICATION_LIFECYCLE.canMove(application.status, 'PROCESSING')) return { verdict: 'open' };
+    return { verdict: 'closed', why: `the loan application is ${application.status}; its applicants sign while it is AWAITING_SIGNATURE` };
+  }
+
   private async owned(partner: Partner, id: string): Promise<LoanApplicationEntity> {
     return this.readable({ partnerId: partner.id }, id);
   }
 
-  /** The application if this reader may see it; withdrawn ones are gone. Others' are 404 (not leaked). */
+  /** The application if this reader may see it, else 404. */
   private async readable(reader: LoanApplicationReader, id: string): Promise<LoanApplicationEntity> {
     const application = await this.applications.find(id);
-    const allowed =
-      application &&
-      application.status !== 'WITHDRAWN' &&
-      ('partnerId' in reader ? application.partnerId === reader.partnerId : application.applicants.some((a) => a.personal_number === reader.personalNumber));
-    if (!allowed) throw new UnknownLoanApplication(id);
+    if (!application || !isVisibleTo(reader, application)) throw new UnknownLoanApplication(id);
     return application;
   }
+}
+
+/** Withdrawn applications are gone; others' are not seen (404, not leaked). */
+function isVisibleTo(reader: LoanApplicationReader, application: LoanApplicationEntity): boolean {
+  if (application.status === 'WITHDRAWN') return false;
+  return 'partnerId' in reader ? application.partnerId === reader.partnerId : application.applicants.some((a) => a.personal_number === reader.personalNumber);
 }
 
 const process = (application: LoanApplicationEntity) => ({ kind: LOAN_APPLICATION_PROCESS, id: application.id, partnerId: application.partnerId });

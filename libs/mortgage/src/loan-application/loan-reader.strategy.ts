@@ -23,10 +23,10 @@ declare module '@app/common' {
 export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = LOAN_READER_STRATEGY;
   private readonly bearer = new BearerAuthenticator<LoanApplicationReader | { missingScope: true; personalNumber: string }>(
-    async (value) => {
-      const partner = await this.partners.resolve(value);
+    async (value, request) => {
+      const partner = await this.partners.resolve(value, request);
       if (partner) return { partnerId: partner.id };
-      const endUser = await this.endUsers.resolve(value);
+      const endUser = await this.endUsers.resolve(value, request);
       if (!endUser) return null;
       return endUser.scopes.includes(LOAN_READ_SCOPE) ? { personalNumber: endUser.personalNumber } : { missingScope: true, personalNumber: endUser.personalNumber };
     },

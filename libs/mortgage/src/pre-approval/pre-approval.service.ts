@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock, type DueWork, formatUtcSeconds, SandboxConfig, ValidationFailed, SandboxDb } from '@app/common';
 import type { Partner } from '@app/directory';
-import type { ParticipantSigned } from '@app/signing';
+import type { ParticipantSigned, SigningAdmission, SigningProcess } from '@app/signing';
 import { Applicants, customerServiceReference, toStatusParticipants } from '../applicants';
 import { UnknownPreApproval, WrongMortgageState } from '../mortgage.errors';
 import { generateOffer } from './offer';
@@ -29,6 +29,7 @@ export class PreApprovalService implements OnModuleInit {
 
   onModuleInit(): void {
     this.applicants.onSigned(PRE_APPROVAL_PROCESS, (event) => this.onParticipantSigned(event));
+    this.applicants.onSigningStart(PRE_APPROVAL_PROCESS, (signing) => this.admitSigning(signing));
   }
 
   async create(partner: Partner, dto: CreatePreApprovalDto): Promise<PreApprovalCreatedDto> {
@@ -127,6 +128,19 @@ export class PreApprovalService implements OnModuleInit {
     } else {
       await this.preApprovals.move(preApproval.id, 'SIGNING_ONGOING', {});
     }
+  }
+
+  /**
+   * The signing seam's start check: a signature is taken only while it can still bring the
+   * pre-approval to PROCESSING (AWAITING_ACCEPTANCE, SIGNING_ONGOING; bank §3.3). EXPIRED (also when
+   * only its expiry_date has passed), PROCESSING and decided ones are 409 (contract §2, §9).
+   */
+  private async admitSigning(signing: SigningProcess): Promise<SigningAdmission> {
+    const preApproval = await this.preApprovals.findOwned(signing.id, signing.partnerId);
+    if (!preApproval) return { verdict: 'gone' };
+    await this.expireIfDue(preApproval);
+    if (PRE_APPROVAL_LIFECYCLE.canMove(preApproval.status, 'PROCESSING')) return { verdict: 'open' };
+    return { verdict: 'closed', why: `the pre-approval is ${preApproval.status}; its applicants sign while it is AWAITING_ACCEPTANCE or SIGNING_ONGOING` };
   }
 
   /** Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees it). */

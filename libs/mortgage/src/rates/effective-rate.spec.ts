@@ -1,4 +1,4 @@
-import { annuity, effectiveAnnualRate, round2 } from './effective-rate';
+import { annuity, effectiveAnnualRate, effectiveRateOf, paymentsOf, round2 } from './effective-rate';
 
 describe('effective annual interest rate (Swedish consumer-credit convention)', () => {
   it('without fees is the monthly compounding of the nominal rate: 12 % → 12.68 %', () => {
@@ -20,5 +20,17 @@ describe('effective annual interest rate (Swedish consumer-credit convention)', 
   it('a zero nominal rate with no fees is zero; with fees it is positive', () => {
     expect(round2(effectiveAnnualRate({ amount: 12_000, nominalRatePercent: 0, termMonths: 12 }))).toBe(0);
     expect(effectiveAnnualRate({ amount: 12_000, nominalRatePercent: 0, termMonths: 12, monthlyFee: 10 })).toBeGreaterThan(1.5);
+  });
+
+  it('is not capped: a setup fee of nearly the whole credit gives the rate that solves the equation, far above 1000 %', () => {
+    const terms = { amount: 100_000, nominalRatePercent: 6, termMonths: 60, setupFee: 99_000 };
+    const rate = effectiveAnnualRate(terms) / 100;
+    expect(rate).toBeGreaterThan(10);
+    const presentValue = paymentsOf(terms).reduce((sum, payment, k) => sum + payment / (1 + rate) ** ((k + 1) / 12), 0);
+    expect(presentValue).toBeCloseTo(1_000, 6);
+  });
+
+  it('is not defined when nothing is paid out', () => {
+    expect(() => effectiveRateOf(0, [100])).toThrow(RangeError);
   });
 });

@@ -43,10 +43,17 @@ export function effectiveAnnualRate(terms: CreditTerms): number {
  * month k (several credits together: add their schedules month by month).
  */
 export function effectiveRateOf(received: number, payments: number[]): number {
+  // Nothing received (a setup fee of the whole credit) has no rate; the query refuses it first.
+  if (!(received > 0)) throw new RangeError(`effective rate of a credit paying out ${received}`);
   const presentValue = (i: number) => payments.reduce((sum, payment, k) => sum + payment / (1 + i) ** ((k + 1) / 12), 0);
-  // Present value falls as the rate rises: bisect between 0 % and 1000 %.
+  // Present value falls towards 0 as the rate rises: widen [low, high] past the rate (beyond 1000 %
+  // only for a fee near the whole credit), then bisect.
   let low = 0;
   let high = 10;
+  while (presentValue(high) > received) {
+    low = high;
+    high *= 2;
+  }
   for (let step = 0; step < 200 && high - low > 1e-12; step++) {
     const mid = (low + high) / 2;
     if (presentValue(mid) > received) low = mid;

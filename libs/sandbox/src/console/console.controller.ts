@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { API_TAG, ApiInterface, prefersHtml, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
+import { API_TAG, ApiInterface, asksForHtml, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
 import { ConsoleDto } from './console.dto';
 import { ConsoleService } from './console.service';
 import { renderConsolePage } from './console-page';
@@ -19,7 +19,7 @@ export class ConsoleController {
     description:
       'Asked for text/html (a browser), the home page of contract §14: server-rendered, for the default sandbox at `/` and for a created one at ' +
       '`/sandboxes/{sandbox_id}` (which answers the sandbox as JSON otherwise). The admin key typed into the page stays in its memory. ' +
-      'Any other client gets the same facts as JSON. Not recorded in the journal.',
+      'Any other client (one that names no type, or only `*/*`) gets the same facts as JSON. Not recorded in the journal.',
   })
   @ApiProduces('text/html', 'application/json')
   @ApiOkResponse({ description: 'The page, or the facts as JSON', type: ConsoleDto, content: { 'text/html': { schema: { type: 'string' } } } })
@@ -28,7 +28,7 @@ export class ConsoleController {
     const facts = await this.console.describe(prefix);
     res.setHeader('Cache-Control', 'no-store');
     res.vary('Accept');
-    if (!prefersHtml(req)) return facts;
+    if (!asksForHtml(req)) return facts;
     res.type('html');
     return renderConsolePage(facts, prefix);
   }

@@ -8,7 +8,7 @@ import { JournalService } from './journal.service';
 const LIST_DESCRIPTION =
   'Every request to this sandbox (bank routes and /sandbox/*; not /admin/*, /health, /docs, /openapi.json, the console page nor these reads), ' +
   'redacted, with its hints (contract §14). Newest first in arrival order; `since` and `until` compare real arrival times (`at` is the sandbox clock). ' +
-  'Pages: pass `next_after` as `after`. Entries are written within a second of their request.';
+  'Pages: pass `next_after` as `after`; the last page has no `next_after`. Entries are written within a second of their request.';
 const REQUEST_ID_PARAM = { name: 'request_id', description: 'The X-Request-Id of the request', example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13' };
 
 @ApiInterface(API_TAG.admin)

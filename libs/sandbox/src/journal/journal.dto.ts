@@ -98,11 +98,12 @@ export class JournalRequestDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Header names lower-cased; credentials "[redacted]"; a certificate as its organization_id and sha256',
+    description:
+      'Header names lower-cased; credentials "[redacted]"; a certificate (here, in the query or in a body) as { organization_id (absent when it names none), sha256 (of its DER) }',
   })
   headers: Record<string, unknown>;
 
-  @ApiPropertyOptional({ ...ANY_JSON, description: 'The parsed body, secrets "[redacted]"; over 4 KB, its first 4 KB as a string' })
+  @ApiPropertyOptional({ ...ANY_JSON, description: 'The parsed body, secrets "[redacted]"; over 4 KB as sent, or nested deeper than 32 levels, the first 4 KB of its redacted JSON as a string' })
   body?: unknown;
 
   @ApiPropertyOptional({ enum: [true] })
@@ -110,7 +111,7 @@ export class JournalRequestDto {
 }
 
 export class JournalResponseDto {
-  @ApiPropertyOptional({ ...ANY_JSON, description: 'The answer\'s body, secrets "[redacted]"; over 4 KB, its first 4 KB as a string' })
+  @ApiPropertyOptional({ ...ANY_JSON, description: 'The answer\'s body, secrets "[redacted]"; over 4 KB as sent, the first 4 KB of its redacted JSON as a string' })
   body?: unknown;
 
   @ApiPropertyOptional({ enum: [true] })
@@ -166,6 +167,6 @@ export class JournalPageDto {
   @ApiProperty({ type: JournalEntryDto, isArray: true, description: 'Newest first, in arrival order' })
   entries: JournalEntryDto[];
 
-  @ApiProperty({ type: String, nullable: true, example: '1042', description: 'Pass as after for the next page; null on the last page' })
-  next_after: string | null;
+  @ApiPropertyOptional({ example: '1042', description: 'Pass as after for the next page; absent on the last page' })
+  next_after?: string;
 }

@@ -28,7 +28,8 @@ export class JournalService {
       },
       own,
     );
-    return { entries: page.entries.map(toEntryDto), next_after: page.nextAfter };
+    // Contract §2: the last page has no next_after, rather than a null.
+    return { entries: page.entries.map(toEntryDto), ...(page.nextAfter === undefined ? {} : { next_after: page.nextAfter }) };
   }
 
   async entry(requestId: string, own?: JournalCaller): Promise<JournalEntryDto> {

@@ -6,11 +6,12 @@ describe('retired paths (contract §12)', () => {
       '2024-04-30T22:00:00.000Z',
       '2024-04-30T22:00:00.000Z',
       '2024-04-30T22:00:00.000Z',
+      '2024-04-30T22:00:00.000Z',
       '2024-03-27T23:00:00.000Z',
       '2024-04-11T22:00:00.000Z',
       null,
     ]);
-    expect(RETIRED_VERSIONS[5].deprecatedAt.toISOString()).toBe('2024-04-11T22:00:00.000Z');
+    expect(RETIRED_VERSIONS[6].deprecatedAt.toISOString()).toBe('2024-04-11T22:00:00.000Z');
   });
 
   it('maps each retired path to its successor, keeping the /partner prefix and the query', () => {

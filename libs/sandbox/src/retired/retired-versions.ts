@@ -29,11 +29,21 @@ const startOfDay = (date: string) => stockholmInstant(date);
 
 /** The retirement table of contract §12 (bank §9), one row per retired set of paths. */
 export const RETIRED_VERSIONS: readonly RetiredVersion[] = [
+  // The redirect flows, each succeeded by the 3.0 call of the same flow (bank §9 rule 2).
   {
-    pattern: /^()\/psd2\/auth\/(?:1\.0\/authenticate|2\.0\/authorize)\/?$/,
+    pattern: /^()\/psd2\/auth\/1\.0\/authenticate\/?$/,
     methods: ['GET'],
     successor: () => '/psd2/auth/3.0/authenticate',
-    successorName: 'POST /psd2/auth/3.0/authenticate or /psd2/auth/3.0/authorize',
+    successorName: 'POST /psd2/auth/3.0/authenticate',
+    before: 'not_simulated',
+    end: endOfDay('2024-04-30'),
+    deprecatedAt: endOfDay('2024-04-30'),
+  },
+  {
+    pattern: /^()\/psd2\/auth\/2\.0\/authorize\/?$/,
+    methods: ['GET'],
+    successor: () => '/psd2/auth/3.0/authorize',
+    successorName: 'POST /psd2/auth/3.0/authorize',
     before: 'not_simulated',
     end: endOfDay('2024-04-30'),
     deprecatedAt: endOfDay('2024-04-30'),

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INSTANT } from '@app/common';
+import { INSTANT, QueryNumber } from '@app/common';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { SetClockDto } from '../clock/clock.dto';
 import { API_KEY_PATTERN } from '../partners/partner.dto';
 import { SeedFixtureDto } from '../seed/seed.dto';
@@ -9,6 +9,9 @@ import { SeedFixtureDto } from '../seed/seed.dto';
 export const MAX_SANDBOXES_PAGE = 500;
 
 /** POST /sandboxes (contract §13 Lifecycle). */
+/** A sandbox id as the service gives it: `default` or a lower-case UUID. */
+const SANDBOX_ID_PATTERN = /^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
 export class CreateSandboxDto {
   @ApiProperty({ example: 'ci-run-4711', minLength: 1, maxLength: 100 })
   @IsString()
@@ -33,12 +36,14 @@ export class CreateSandboxDto {
 
   @ApiPropertyOptional({ type: SetClockDto, description: "The sandbox clock's setting at creation and after every reset; default: real time" })
   @IsOptional()
+  @IsObject({ message: 'clock must be a JSON object { now, frozen? }' })
   @ValidateNested()
   @Type(() => SetClockDto)
   clock?: SetClockDto;
 
   @ApiPropertyOptional({ type: SeedFixtureDto, description: 'A fixture of contract §8, loaded at creation and after every reset' })
   @IsOptional()
+  @IsObject({ message: 'fixture must be a JSON object (a fixture of contract §8)' })
   @ValidateNested()
   @Type(() => SeedFixtureDto)
   fixture?: SeedFixtureDto;
@@ -49,7 +54,7 @@ export class SandboxDto {
   @ApiProperty({
     type: String,
     example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13',
-    pattern: '^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$',
+    pattern: SANDBOX_ID_PATTERN.source,
     description: 'A UUID, or `default` for the default sandbox',
   })
   sandbox_id: string;
@@ -80,16 +85,15 @@ export class SandboxCreatedDto extends SandboxDto {
 export class ListSandboxesQueryDto {
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: MAX_SANDBOXES_PAGE, description: 'Sandboxes per page' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryNumber()
   @IsInt({ message: `limit must be a whole number from 1 to ${MAX_SANDBOXES_PAGE}` })
   @Min(1, { message: `limit must be a whole number from 1 to ${MAX_SANDBOXES_PAGE}` })
   @Max(MAX_SANDBOXES_PAGE, { message: `limit must be a whole number from 1 to ${MAX_SANDBOXES_PAGE}` })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Start after this sandbox id: the `next_after` of the previous page' })
+  @ApiPropertyOptional({ description: 'Start after this sandbox id: the `next_after` of the previous page', pattern: SANDBOX_ID_PATTERN.source })
   @IsOptional()
-  @IsString()
-  @MaxLength(100, { message: 'after must be a sandbox id (the next_after of the previous page)' })
+  @Matches(SANDBOX_ID_PATTERN, { message: 'after must be a sandbox id, "default" or a UUID (the next_after of the previous page)' })
   after?: string;
 }
 

@@ -1,12 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_NUMBER, CURRENCY, MONEY, PERSONAL_NUMBER, IsDecimalNumber } from '@app/common';
-import { Type } from 'class-transformer';
+import { ACCOUNT_NUMBER, CURRENCY, MAX_AMOUNT, MONEY, PERSONAL_NUMBER, IsDecimalNumber, QueryNumber } from '@app/common';
 import { IsBoolean, IsIn, IsInt, IsISO4217CurrencyCode, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CREDIT_DECISIONS, type CreditDecision } from '@app/directory';
 import { EID_BEHAVIOURS, type EidBehaviour } from '@app/eid';
 import { AccountDto } from '@app/savings';
-
-const MAX_BALANCE = 1e13;
 
 /** PUT /admin/users/{personal_number} (contract §8). Omitted optionals take their defaults. */
 export class PutUserDto {
@@ -51,13 +48,15 @@ export class OpenAccountDto {
   name: string;
 
   @ApiProperty(CURRENCY)
-  @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code such as SEK' })
+  // Capital letters only: the code is kept and compared as written (the funds check and transfers take SEK, not sek).
+  @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code in capital letters, such as SEK' })
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 currency code in capital letters, such as SEK' })
   currency: string;
 
-  @ApiProperty({ ...MONEY, example: 25000.5, minimum: 0, maximum: MAX_BALANCE, multipleOf: 0.01, description: 'At most two decimals; kept exact.' })
+  @ApiProperty({ ...MONEY, example: 25000.5, minimum: 0, maximum: MAX_AMOUNT, multipleOf: 0.01, description: 'At most two decimals, at most 10 000 000 000 000; kept exact.' })
   @IsDecimalNumber(2, { message: 'balance must be a number with at most two decimals' })
   @Min(0)
-  @Max(MAX_BALANCE)
+  @Max(MAX_AMOUNT)
   balance: number;
 
   @ApiPropertyOptional({ ...ACCOUNT_NUMBER, description: 'Clearing and account number, digits only; generated when absent.' })
@@ -98,7 +97,7 @@ export const MAX_USERS_PAGE = 500;
 export class ListUsersQueryDto {
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: MAX_USERS_PAGE, description: 'Users per page' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryNumber()
   @IsInt({ message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })
   @Min(1, { message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })
   @Max(MAX_USERS_PAGE, { message: `limit must be a whole number from 1 to ${MAX_USERS_PAGE}` })

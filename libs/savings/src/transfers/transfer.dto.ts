@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MONEY, IsDecimalNumber, parseCalendarDate, toMinorUnits } from '@app/common';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
+import { ACCOUNT_NUMBER, CALENDAR_DATE, CURRENCY, MAX_AMOUNT, MONEY, IsDecimalNumber, parseCalendarDate, toMinorUnits } from '@app/common';
+import { IsIn, IsOptional, IsString, Matches, Max, MaxLength, MinLength, ValidateBy, type ValidationOptions } from 'class-validator';
 import { FREQUENCIES, type Frequency } from '../recurring/schedule';
 import { REJECTION_REASONS, RECURRING_STATUSES, type RecurringStatus, TRANSFER_STATUSES, type TransferStatus } from './transfer-status';
 import { isLatin1, recipientKind, TEXT_LIMITS } from './transfer-rules';
@@ -37,9 +37,16 @@ const LATIN1_TEXT = '^[\\u0020-\\u007E\\u0080-\\u00FF]*$';
 
 /** POST …/transfers (contract §10, bank §2.7). */
 export class CreateTransferDto {
-  @ApiProperty({ ...MONEY, minimum: 0.01, multipleOf: 0.01, description: 'In the account\'s currency; > 0, at most two decimals' })
+  @ApiProperty({
+    ...MONEY,
+    minimum: 0.01,
+    maximum: MAX_AMOUNT,
+    multipleOf: 0.01,
+    description: 'In the account\'s currency; > 0, at most two decimals, at most 10 000 000 000 000 (larger amounts are not exact as JSON numbers: 400 naming amount)',
+  })
   @PositiveAmount({ message: 'amount must be a positive number with at most two decimals' })
   @IsDecimalNumber(2, { message: 'amount must be a JSON number with at most two decimals' })
+  @Max(MAX_AMOUNT, { message: 'amount must be at most 10000000000000 (larger amounts are not exact as JSON numbers)' })
   amount: number;
 
   @ApiProperty({ ...CURRENCY, description: 'The account\'s currency (ISO 4217)' })

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock, SandboxDb } from '@app/common';
-import { UnknownParticipant } from '../signing.errors';
+import { SigningClosed, UnknownParticipant } from '../signing.errors';
 import type { Participant, SigningProcess } from './participant';
 import { ParticipantEntity } from './participant.entity';
 import { ParticipantRepository } from './participant.repository';
+import { SigningAdmissions } from './signing-admissions';
 import { SigningCompletions } from './signing-completions';
 
 const toParticipant = (entity: ParticipantEntity): Participant => ({
@@ -20,6 +21,7 @@ export class ParticipantService {
     private readonly db: SandboxDb,
     private readonly participants: ParticipantRepository,
     private readonly completions: SigningCompletions,
+    private readonly admissions: SigningAdmissions,
     private readonly clock: Clock,
   ) {}
 
@@ -46,6 +48,16 @@ export class ParticipantService {
 
   async list(process: Omit<SigningProcess, 'partnerId'>): Promise<Participant[]> {
     return (await this.participants.listByProcess(process.kind, process.id)).map(toParticipant);
+  }
+
+  /**
+   * Before a signing starts, the owning process decides: 404 when it is gone for the caller (as an
+   * unknown participant), 409 INVALID_STATE when its state takes no signature (contract §2).
+   */
+  async admitSigning(participant: ParticipantEntity): Promise<void> {
+    const admission = await this.admissions.admit({ kind: participant.processKind, id: participant.processId, partnerId: participant.partnerId });
+    if (admission.verdict === 'gone') throw new UnknownParticipant(participant.id);
+    if (admission.verdict === 'closed') throw new SigningClosed(participant.id, admission.why);
   }
 
   /**

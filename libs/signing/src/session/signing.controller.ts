@@ -8,13 +8,19 @@ import { SigningService } from './signing.service';
 const IN_PROGRESS = {
   status: 409,
   code: 'RFA4_SIGNING_IN_PROGRESS' as const,
-  description: 'The rules of bank §7.2 / contract §11 (or participant already signed: INVALID_STATE)',
+  description: 'The rules of bank §7.2 / contract §11',
   message: 'An identification or signing for this personal number is already started. Please try again.',
+};
+const START_REFUSED = {
+  ...IN_PROGRESS,
+  description:
+    'The rules of bank §7.2 / contract §11; or INVALID_STATE: the participant has already signed, or its process takes no signature ' +
+    '(a pre-approval not AWAITING_ACCEPTANCE or SIGNING_ONGOING, e.g. EXPIRED; a loan application not AWAITING_SIGNATURE)',
 };
 const SIGNING_PROBLEMS = [
   { status: 400, description: 'A missing or malformed field, e.g. participant_id not a UUID (VALIDATION_FAILED names it)' },
   { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
-  { status: 404, description: 'No participant with this id of this partner' },
+  { status: 404, description: 'No participant with this id of this partner; on start and start/phone also one of a withdrawn loan application' },
   413,
 ];
 
@@ -34,7 +40,7 @@ export class SigningController {
     description: 'Same device: launch eid://autostarttoken=<autostart_token>&redirect=null. Other device: show qr_string as a QR code; fresh ones come from collect.',
   })
   @ApiOkResponse({ type: StartSigningResponseDto })
-  @ApiProblems(IN_PROGRESS)
+  @ApiProblems(START_REFUSED)
   start(@Body() dto: ParticipantRequestDto, @CurrentPartner() partner: Partner, @CallerIp() ip: string): Promise<StartSigningResponseDto> {
     return this.signing.start({ kind: 'start', participantId: dto.participant_id, partner, ip });
   }
@@ -47,7 +53,7 @@ export class SigningController {
     description: 'The app asks the user to confirm being in the call, then to sign. Collect answers INITIATED until the app picks it up.',
   })
   @ApiNoContentResponse()
-  @ApiProblems(IN_PROGRESS)
+  @ApiProblems(START_REFUSED)
   async startPhone(@Body() dto: StartPhoneSigningDto, @CurrentPartner() partner: Partner, @CallerIp() ip: string): Promise<void> {
     await this.signing.start({ kind: 'phone', participantId: dto.participant_id, partner, ip, callInitiator: dto.call_initiator });
   }

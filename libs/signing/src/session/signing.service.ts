@@ -37,6 +37,7 @@ export class SigningService {
 
   async start(request: StartSigning): Promise<StartSigningResponseDto> {
     const participant = await this.owned(request.participantId, request.partner);
+    await this.participants.admitSigning(participant);
     if (participant.signedAt) throw new AlreadySigned(participant.id);
     const user = await this.users.find(participant.personalNumber as PersonalNumber);
     // A signing open with another bank refuses every start (contract §4, §11).
