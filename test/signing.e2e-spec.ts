@@ -233,6 +233,24 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       await phone(p).expect(204);
     });
 
+    it('phone, phone with the first order still open at the block\'s end (a user who opened it, or an AUTO_COMPLETE one never collected): at 60 s the call succeeds, replacing it (contract §11: a call at block end succeeds)', async () => {
+      for (const eid of ['MANUAL', 'AUTO_COMPLETE']) {
+        const p = await participant({ eid });
+        await phone(p).expect(204);
+        if (eid === 'MANUAL') {
+          // The user picks up the call: the order is opened, so it does not fail at 30 s unopened.
+          const listed = await t.http.get('/sandbox/eid/operations').query({ personal_number: p.user }).expect(200);
+          await t.http.post(`/sandbox/eid/operations/${listed.body.operations[0].operation_id}/open`).expect(204);
+        }
+        expect409(await phone(p));
+        await t.clock.advance(59);
+        expect409(await phone(p));
+        await t.clock.advance(1);
+        await phone(p).expect(204);
+        expect((await collect(p).expect(200)).body.status).not.toBe('FAILED');
+      }
+    });
+
     it('start then start/phone, or phone then start: 409 without a block', async () => {
       const p = await participant();
       await start(p).expect(200);

@@ -38,8 +38,9 @@ export function bodyParserFailure(cause: unknown): DomainError | null {
       // A body within 1 MB is not too large (contract §2: 413 is for over 1 MB); its form is bad input.
       return new ValidationFailed(`The form body has more than ${FORM_PARAMETER_LIMIT} parameters.`);
   }
-  // A body that does not decompress by its Content-Encoding: zlib's error, given status 400 by body-parser.
-  if (error.status === 400 && typeof error.code === 'string' && error.code.startsWith('Z_')) {
+  // A body that does not decompress by its Content-Encoding: zlib's error (Z_… for gzip and deflate,
+  // ERR_… for brotli and zstd), given status 400 by body-parser.
+  if (error.status === 400 && typeof error.code === 'string' && /^(Z_|ERR_)/.test(error.code)) {
     return new ValidationFailed('Content-Encoding: the body could not be decompressed as the header says.');
   }
   return null;

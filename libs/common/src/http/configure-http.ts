@@ -68,7 +68,9 @@ export function configureHttp(app: INestApplication): void {
     const declared = Number(req.headers['content-length']);
     next(Number.isFinite(declared) && declared > BODY_LIMIT_BYTES ? new PayloadTooLarge() : undefined);
   });
-  express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+  // Any JSON text is read (RFC 8259: `null` and `7` are JSON too); a route that takes an object says
+  // so itself (the validation pipe: "The request body must be a JSON object").
+  express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'], strict: false });
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false, parameterLimit: FORM_PARAMETER_LIMIT });
   express.use(refuseDeepBodies);
   // From here on every handler runs in the request's sandbox (contract §13) and raises its hints into

@@ -10,6 +10,8 @@ export interface OpenOrder {
   ip: string;
   /** A same-IP start was refused once; the next one from that IP replaces the order. */
   retryArmed: boolean;
+  /** The order was open when a refusal blocked the person, and that block has ended. */
+  outlivedBlock: boolean;
 }
 
 export interface StartCall {
@@ -36,10 +38,13 @@ export const PHONE_REPEAT_BLOCK_S = 60;
  * | start from IP A   | start from IP B           | 409 and blocked 180 s                            |
  * | phone             | start/phone               | 409 and blocked 60 s                             |
  * | start ↔ phone     | the other kind            | 409 (no block)                                   |
- * Blocks and busy_elsewhere are checked before this table (every call 409).
+ * Blocks and busy_elsewhere are checked before this table (every call 409). "Blocks end at exactly
+ * their time (a call at block end succeeds)": an order still open when its block ends (a phone
+ * order lives 180 s, its block 60 s) is replaced by the first call after it, whatever the table says.
  */
 export function decide(open: OpenOrder | null, call: StartCall): Decision {
   if (!open) return { outcome: 'start' };
+  if (open.outlivedBlock) return { outcome: 'replace' };
   if (open.kind === 'start' && call.kind === 'start') {
     if (open.ip !== call.ip) return { outcome: 'refuse', blockSeconds: DIFFERENT_IP_BLOCK_S };
     return open.retryArmed ? { outcome: 'replace' } : { outcome: 'refuse', armRetry: true };

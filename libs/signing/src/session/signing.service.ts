@@ -51,7 +51,9 @@ export class SigningService {
       }
       const open = person.orderId ? await this.eid.get(person.orderId) : null;
       const isOpen = open !== null && isOpenOrder(open);
-      const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed } : null, request);
+      // A block is cleared when an order starts, so one that has ended was set while this order was open.
+      const outlivedBlock = person.blockedUntil !== null && person.blockedUntil <= now;
+      const decision = decide(isOpen ? { kind: person.orderKind!, ip: person.orderIp!, retryArmed: person.retryArmed, outlivedBlock } : null, request);
       if (decision.outcome === 'refuse') {
         // Bank §7.2: after a same-IP refusal the next start succeeds without cancel (contract §14).
         if (decision.armRetry) RequestHints.raise('SIGNING_RETRY_WITHOUT_CANCEL');
