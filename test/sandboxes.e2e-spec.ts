@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { load } from 'js-yaml';
 import { DataSource } from 'typeorm';
 import { SandboxesService } from '@app/sandbox';
 import { expectProblem, expectValidationFailed } from './support/problems';
@@ -148,6 +149,17 @@ describe('sandboxes (contract §13)', () => {
       expect(Object.entries(await rowsOf(t, sb.sandbox_id)).filter(([, n]) => n > 0)).toEqual([]);
       const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM sandbox_clock WHERE sandbox_id = $1`, [sb.sandbox_id]);
       expect(n).toBe(0);
+    });
+
+    it('deleted with its own key, its lifecycle routes answer 404 to that key too, and to no key: an unknown sandbox is 404 before credentials (contract §1 order, §13)', async () => {
+      const sb = await create();
+      await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)).expect(204);
+      expectProblem(await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)), 404, 'NOT_FOUND');
+      expectProblem(await t.http.post(`/sandboxes/${sb.sandbox_id}/reset`).set(key(sb.admin_key)), 404, 'NOT_FOUND');
+      expectProblem(await t.http.delete(`/sandboxes/${sb.sandbox_id}`).set(key(sb.admin_key)), 404, 'NOT_FOUND');
+      expectProblem(await t.http.get(`/sandboxes/${randomUUID()}`), 404, 'NOT_FOUND');
+      // An existing sandbox still needs its key.
+      expectProblem(await t.http.get(`/sandboxes/${(await create()).sandbox_id}`), 401, 'UNAUTHORIZED');
     });
 
     it('last_used_at records the last request under its prefix, to the minute', async () => {
@@ -303,6 +315,17 @@ describe('sandboxes (contract §13)', () => {
       expect(doc.body.servers).toEqual([expect.objectContaining({ url: `/sandboxes/${sb.sandbox_id}` })]);
       await t.http.get('/health').expect(200);
       expectProblem(await t.http.get(inSandbox(sb, '/health')), 404, 'NOT_FOUND');
+    });
+
+    it('/mortgage/openapi.yaml under a prefix names the prefix as its server too, with and without /partner; at the root, the origin (contract §13 Addressing)', async () => {
+      const sb = await create();
+      for (const path of ['/mortgage/openapi.yaml', '/partner/mortgage/openapi.yaml']) {
+        const part = load((await t.http.get(inSandbox(sb, path)).expect(200)).text) as { servers: Array<{ url: string }>; paths: object };
+        expect(part.servers).toEqual([expect.objectContaining({ url: `/sandboxes/${sb.sandbox_id}` })]);
+        expect(Object.keys(part.paths)).toContain('/signing/1.0/start');
+      }
+      const root = load((await t.http.get('/mortgage/openapi.yaml').expect(200)).text) as { servers: Array<{ url: string }> };
+      expect(root.servers).toEqual([expect.objectContaining({ url: '/' })]);
     });
   });
 });

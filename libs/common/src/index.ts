@@ -71,7 +71,7 @@ export {
   MONEY,
   WHOLE_SEK,
 } from './openapi/api-formats';
-export { buildOpenApiDocument, OpenApiDocument, type OpenApiTransform, OPENAPI_JSON_PATH, DOCS_PATH } from './openapi/openapi';
+export { buildOpenApiDocument, OpenApiDocument, type OpenApiTransform, OPENAPI_JSON_PATH, DOCS_PATH, sandboxServers } from './openapi/openapi';
 export { addResponseHeaders, HTTP_METHODS, jsonCopy, operationsOf, RESPONSE_HEADERS, type ResponseHeaderName, TOKEN_ENDPOINT_PATHS } from './openapi/openapi-finish';
 export { parsePersonalNumber, PERSONAL_NUMBER_RULE } from './values/personal-number';
 export type { PersonalNumber } from './values/personal-number';

@@ -4,7 +4,7 @@ import { SandboxConfig } from '../config/sandbox-config';
 import { Forbidden } from '../errors/domain-error';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
 import { DEFAULT_SANDBOX_ID } from '../sandbox/sandbox-context';
-import { SandboxRegistry } from '../sandbox/sandbox-registry';
+import { SandboxRegistry, UnknownSandbox } from '../sandbox/sandbox-registry';
 import { hashSecret, secretMatchesHash } from '../values/secrets';
 import { ADMIN_STRATEGY } from './access.decorators';
 import { callerIpOf } from '../http/caller-ip.decorator';
@@ -37,6 +37,11 @@ export const SelfServiceIp = createParamDecorator((_: unknown, context: Executio
  * request's own sandbox; `POST|GET /sandboxes` administer the service (the default sandbox's key,
  * the operator key, opens them). null: a malformed id, which no sandbox key opens.
  */
+/** Whether the route names its sandbox in the path (`/sandboxes/{sandbox_id}…`, the lifecycle routes). */
+function namesSandbox(request: Request): boolean {
+  return (request.params as Record<string, string> | undefined)?.sandbox_id !== undefined;
+}
+
 function administeredSandbox(request: Request & RequestWithSandbox): string | null {
   const named = (request.params as Record<string, string> | undefined)?.sandbox_id;
   if (named === undefined) return request.sandboxId ?? DEFAULT_SANDBOX_ID;
@@ -72,12 +77,17 @@ export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
     this.registry.register(this);
   }
 
-  authenticate(context: ExecutionContext, options?: Record<string, unknown>): Promise<AdminPrincipal | SelfServicePrincipal> {
+  async authenticate(context: ExecutionContext, options?: Record<string, unknown>): Promise<AdminPrincipal | SelfServicePrincipal> {
     const request = context.switchToHttp().getRequest<Request & RequestWithSandbox>();
     if (options?.selfService === true && this.config.sandboxSelfService && !presentsBearer(request)) {
-      return Promise.resolve({ kind: 'self-service', ip: callerIpOf(request) });
+      return { kind: 'self-service', ip: callerIpOf(request) };
     }
     const sandboxId = administeredSandbox(request);
+    // A lifecycle route naming a sandbox that does not exist (or no longer: its own key went with it)
+    // is 404 before the key, as every route under an unknown sandbox is (contract §1 order, §13).
+    if (sandboxId !== null && sandboxId !== DEFAULT_SANDBOX_ID && namesSandbox(request) && !(await this.sandboxes.exists(sandboxId))) {
+      throw new UnknownSandbox(sandboxId);
+    }
     if (sandboxId === DEFAULT_SANDBOX_ID) {
       if (!this.config.adminApiKey) throw new Forbidden('The admin API is closed: the service was started without ADMIN_API_KEY.');
       return new BearerAuthenticator((key) => this.verify(key, null), 'The admin API needs Authorization: Bearer <ADMIN_API_KEY>.').authenticate(request);

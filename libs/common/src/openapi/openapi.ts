@@ -100,6 +100,11 @@ export class OpenApiDocument {
   }
 }
 
+/** The `servers` of a description served under a sandbox's prefix (contract §13 Addressing). */
+export function sandboxServers(prefix: string): Array<{ url: string; description: string }> {
+  return [{ url: prefix, description: 'This sandbox: its prefix on the origin that serves this document' }];
+}
+
 /** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1); the document is built on first request. */
 export function setupOpenApi(app: INestApplication): void {
   const holder = app.get(OpenApiDocument);
@@ -111,7 +116,7 @@ export function setupOpenApi(app: INestApplication): void {
     // Under a sandbox's prefix the document names that prefix as its server (contract §13 Addressing).
     patchDocumentOnRequest: (request, _response, document) => {
       const prefix = sandboxPrefixOf(request as RequestWithSandbox);
-      return prefix ? { ...document, servers: [{ url: prefix, description: 'This sandbox: its prefix on the origin that serves this document' }] } : document;
+      return prefix ? { ...document, servers: sandboxServers(prefix) } : document;
     },
   });
 }

@@ -1,8 +1,8 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Req } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import { dump } from 'js-yaml';
-import { API_TAG, ApiInterface, OpenApiDocument, Public } from '@app/common';
+import { API_TAG, ApiInterface, OpenApiDocument, Public, type RequestWithSandbox, sandboxPrefixOf, sandboxServers } from '@app/common';
 
 /**
  * The interfaces this part holds: mortgage (pre-approval, loan applications, interest rates; bank
@@ -53,7 +53,9 @@ function usedComponents(document: OpenAPIObject, paths: OpenAPIObject['paths']):
 @ApiInterface(API_TAG.mortgage)
 @Controller()
 export class MortgageOpenApiController {
-  private yaml: string | null = null;
+  /** The part without `servers`, written once; each answer puts its own `servers` first. */
+  private yamlWithoutServers: string | null = null;
+  private defaultServers: string | null = null;
 
   constructor(private readonly document: OpenApiDocument) {}
 
@@ -62,13 +64,22 @@ export class MortgageOpenApiController {
   @Header('Content-Type', 'application/yaml; charset=utf-8')
   @ApiOperation({
     summary: 'The mortgage and signing part of the OpenAPI description, as YAML (bank §4.5)',
-    description: 'The operations tagged mortgage or signing, generated from the same decorators as /openapi.json; no credentials needed.',
+    description:
+      'The operations tagged mortgage or signing, generated from the same decorators as /openapi.json; no credentials needed. ' +
+      'Under a sandbox\'s prefix its `servers` names that prefix, as /openapi.json does (contract §13).',
   })
   @ApiProduces('application/yaml')
   @ApiOkResponse({ description: 'OpenAPI 3 YAML', content: { 'application/yaml': { schema: { type: 'string' } } } })
-  mortgageOpenApi(): string {
-    this.yaml ??= dump(this.part(), { noRefs: true, lineWidth: 120 });
-    return this.yaml;
+  mortgageOpenApi(@Req() request: RequestWithSandbox): string {
+    if (this.yamlWithoutServers === null) {
+      const { servers, ...part } = this.part();
+      this.yamlWithoutServers = dump(part, { noRefs: true, lineWidth: 120 });
+      this.defaultServers = dump({ servers });
+    }
+    // Top-level keys of one mapping: the servers block and the rest concatenate into one document.
+    const prefix = sandboxPrefixOf(request);
+    const servers = prefix ? dump({ servers: sandboxServers(prefix) }) : this.defaultServers;
+    return `${servers}${this.yamlWithoutServers}`;
   }
 
   private part(): OpenAPIObject {
