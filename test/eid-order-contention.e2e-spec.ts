@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { DomainError, STATUS_OF_KIND } from '@app/common';
 import { EidOrderService } from '@app/eid';
 import { newUser } from './support/psd2';
+import { describeOnServer } from './support/server-only';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -45,5 +46,70 @@ describe('eid order changes under contention (issue 14, contract §2, §4)', () 
     // Once the other writer lets go, the same call goes through.
     await db.query('DELETE FROM test_contended_order WHERE id = $1', [order.id]);
     expect(await orders.cancel(order.id)).toMatchObject({ status: 'FAILED', hintCode: 'CANCELLED' });
+  });
+
+  it('a simulator action that finds the order as it would leave it (opened again, the same hint, a call confirmed twice) writes nothing: 204 while every save would lose (contract §4, §2)', async () => {
+    const orders = t.get(EidOrderService);
+    const act = (id: string, action: string, body?: object) => t.http.post(`/sandbox/eid/operations/${id}/${action}`).send(body);
+    const versionOf = async (id: string) => (await db.query<Array<{ version: number }>>('SELECT version FROM eid_order WHERE id = $1', [id]))[0].version;
+    const user = await newUser(t, { eid: 'MANUAL' });
+    const chosen = await newUser(t, { eid: 'MANUAL' });
+
+    const app = await orders.start({ kind: 'authentication', channel: 'app', personalNumber: user, requestedBy: 'Test TPP' });
+    await act(app.id, 'open', { personal_number: chosen }).expect(204);
+    const phone = await orders.start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test partner' });
+    await act(phone.id, 'confirm-call').expect(204);
+    const versions = [await versionOf(app.id), await versionOf(phone.id)];
+    await db.query('INSERT INTO test_contended_order (id) VALUES ($1), ($2)', [app.id, phone.id]);
+
+    await act(app.id, 'open').expect(204);
+    await act(app.id, 'open', { personal_number: chosen }).expect(204);
+    await act(app.id, 'hint', { hint_code: 'USER_SIGN' }).expect(204);
+    await act(phone.id, 'confirm-call').expect(204);
+    await act(phone.id, 'open').expect(204);
+    expect([await versionOf(app.id), await versionOf(phone.id)]).toEqual(versions);
+    expect(await orders.get(app.id)).toMatchObject({ status: 'PENDING', hintCode: 'USER_SIGN', personalNumber: chosen });
+
+    // A real change is still saved (the first test shows it losing to a concurrent writer).
+    await db.query('DELETE FROM test_contended_order WHERE id = ANY($1)', [[app.id, phone.id]]);
+    await act(app.id, 'open', { personal_number: user }).expect(204);
+    expect(await versionOf(app.id)).toBe(versions[0] + 1);
+    expect(await orders.get(app.id)).toMatchObject({ personalNumber: user });
+  });
+});
+
+describeOnServer('parallel identical eid simulator actions on the PostgreSQL server (contract §4, §2)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const parallel = (times: number, request: () => PromiseLike<{ status: number }>) => Promise.all(Array.from({ length: times }, request));
+
+  it('12 parallel opens of one order all answer 204, whether it was open already or not: an open that changes nothing writes nothing (contract §4, §2)', async () => {
+    const orders = t.get(EidOrderService);
+    const user = await newUser(t, { eid: 'MANUAL' });
+    const open = (id: string) => () => t.http.post(`/sandbox/eid/operations/${id}/open`).send({ personal_number: user });
+
+    const fresh = await orders.start({ kind: 'authentication', channel: 'app', personalNumber: user, requestedBy: 'Test TPP' });
+    expect((await parallel(12, open(fresh.id))).map((res) => res.status)).toEqual(Array(12).fill(204));
+
+    const alreadyOpen = await orders.start({ kind: 'authentication', channel: 'app', personalNumber: user, requestedBy: 'Test TPP' });
+    await open(alreadyOpen.id)().expect(204);
+    expect((await parallel(12, open(alreadyOpen.id))).map((res) => res.status)).toEqual(Array(12).fill(204));
+    expect(await orders.get(alreadyOpen.id)).toMatchObject({ status: 'PENDING', hintCode: 'USER_SIGN', personalNumber: user });
+  });
+
+  it('12 parallel identical hints and call confirmations all answer 204 (contract §4, §2)', async () => {
+    const orders = t.get(EidOrderService);
+    const user = await newUser(t, { eid: 'MANUAL' });
+    const act = (id: string, action: string, body?: object) => () => t.http.post(`/sandbox/eid/operations/${id}/${action}`).send(body);
+
+    const app = await orders.start({ kind: 'authentication', channel: 'app', personalNumber: user, requestedBy: 'Test TPP' });
+    expect((await parallel(12, act(app.id, 'hint', { hint_code: 'STARTED' }))).map((res) => res.status)).toEqual(Array(12).fill(204));
+    const phone = await orders.start({ kind: 'signing', channel: 'phone', callInitiator: 'RP', personalNumber: user, requestedBy: 'Test partner' });
+    expect((await parallel(12, act(phone.id, 'confirm-call'))).map((res) => res.status)).toEqual(Array(12).fill(204));
+    expect(await orders.get(phone.id)).toMatchObject({ status: 'PENDING', hintCode: 'USER_SIGN' });
   });
 });

@@ -7,6 +7,8 @@ import { newUser, psd2App, Psd2Client } from './support/psd2';
 import type { TestApp } from './support/test-app';
 
 const UNKNOWN = '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11';
+/** What Chromium sends when it loads a page. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describe('eid simulator API (contract §4)', () => {
   let t: TestApp;
@@ -267,16 +269,17 @@ describe('eid simulator API (contract §4)', () => {
     });
 
     it('shows an unknown order with 404 and a malformed personal number with 400 on the page (issue 9)', async () => {
-      const unknown = await t.http.get('/sandbox/eid').query({ operation_id: UNKNOWN }).expect(404);
+      const page = (query: object) => t.http.get('/sandbox/eid').set('Accept', BROWSER_ACCEPT).query(query);
+      const unknown = await page({ operation_id: UNKNOWN }).expect(404);
       expect(unknown.text).toMatch(/role="alert"><strong>404 NOT_FOUND<\/strong>/);
-      const malformed = await t.http.get('/sandbox/eid').query({ personal_number: '12' }).expect(400);
+      const malformed = await page({ personal_number: '12' }).expect(400);
       expect(malformed.text).toMatch(/<strong>400 VALIDATION_FAILED<\/strong>: personal_number/);
-      const notUuid = await t.http.get('/sandbox/eid').query({ operation_id: 'x' }).expect(400);
+      const notUuid = await page({ operation_id: 'x' }).expect(400);
       expect(notUuid.text).toContain('operation_id must be a UUID');
     });
 
     it('shows the error on the page to a browser, but answers a client that prefers JSON with the problem+json (contract §2, issue 13)', async () => {
-      const browser = await t.http.get('/sandbox/eid').set('Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8').query({ operation_id: 'junk' }).expect(400);
+      const browser = await t.http.get('/sandbox/eid').set('Accept', BROWSER_ACCEPT).query({ operation_id: 'junk' }).expect(400);
       expect(browser.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(browser.text).toContain('operation_id must be a UUID');
 
@@ -288,6 +291,18 @@ describe('eid simulator API (contract §4)', () => {
 
     it('answers a client that does not accept text/html at all with the problem+json (contract §2, issue 13)', async () => {
       expectValidationFailed(await t.http.get('/sandbox/eid').set('Accept', 'image/png').query({ operation_id: 'junk' }), 'operation_id');
+    });
+
+    it('answers a client that does not name text/html (curl\'s */*, no Accept) with the problem+json, and still serves it the page itself (contract §2)', async () => {
+      for (const accept of ['*/*', undefined]) {
+        const get = (query: object) => (accept === undefined ? t.http.get('/sandbox/eid').unset('Accept') : t.http.get('/sandbox/eid').set('Accept', accept)).query(query);
+        expectValidationFailed(await get({ operation_id: 'abc' }), 'operation_id');
+        expectValidationFailed(await get({ personal_number: '12' }), 'personal_number');
+        expectProblem(await get({ operation_id: UNKNOWN }), 404, 'NOT_FOUND');
+        const page = await get({}).expect(200);
+        expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(page.text).toContain('<label for="token">');
+      }
     });
 
     it('accepts the launch URI\'s query (autostarttoken, redirect) and refuses unknown parameters with 400 (contract §4)', async () => {

@@ -9,6 +9,8 @@ function expectRawProblem(answer: RawAnswer, instance: string): { reason: { code
   expect(answer.status).toBe(400);
   expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+  // Contract §14: every response carries X-Request-Id, these too.
+  expect(answer.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   const body = JSON.parse(answer.body);
   expect(body).toEqual({ type: 'about:blank', title: 'Bad Request', status: 400, instance, reason: { code: 'VALIDATION_FAILED', message: expect.any(String) } });
   return body;
@@ -28,6 +30,15 @@ describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §
     it('raw non-ASCII bytes in the path: 400 VALIDATION_FAILED naming the path, the bytes percent-encoded in instance (contract §2)', async () => {
       const answer = await rawRequest(base, Buffer.from('GET /v2/accounts/\xff HTTP/1.1\r\nHost: sandbox\r\n\r\n', 'latin1'));
       expect(expectRawProblem(answer, '/v2/accounts/%FF').reason.message).toMatch(/path/);
+    });
+
+    it('a refused request keeps the X-Request-Id it sent, when well-formed; else gets a fresh one (contract §14)', async () => {
+      const kept = await rawRequest(base, Buffer.from('GET /v2/accounts/\xff HTTP/1.1\r\nHost: sandbox\r\nX-Request-Id: ci-run-7.step:3\r\n\r\n', 'latin1'));
+      expectRawProblem(kept, '/v2/accounts/%FF');
+      expect(kept.headers['x-request-id']).toBe('ci-run-7.step:3');
+      const fresh = await rawRequest(base, Buffer.from('GET /v2/accounts/\xff HTTP/1.1\r\nHost: sandbox\r\nX-Request-Id: not/well formed\r\n\r\n', 'latin1'));
+      expectRawProblem(fresh, '/v2/accounts/%FF');
+      expect(fresh.headers['x-request-id']).not.toBe('not/well formed');
     });
 
     it('a request line that is not HTTP: 400 problem (contract §2)', async () => {

@@ -141,6 +141,34 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
     });
   });
 
+  describe('lone UTF-16 surrogates in text: JSON can write them, but they are no characters (contract §2: never a 500)', () => {
+    it('refuses a lone surrogate in a seed, a sandbox fixture, a sandbox name, a certificate common_name and a transfer text: 400 naming the field, nothing written', async () => {
+      const seeded = newPersonalNumber();
+      const seed = `{"users":[{"personal_number":"${seeded}","name":"S\\ud800","kyc_completed":true}]}`;
+      const refused = await rawJson('post', '/admin/seed', seed, admin);
+      expectValidationFailed(refused, 'users.0.name');
+      expect(refused.body.reason.message).toMatch(/surrogate/);
+      expect((await t.admin.get(`/admin/users/${seeded}`)).status).toBe(404);
+
+      const sandboxes = await count('sandbox');
+      expectValidationFailed(await rawJson('post', '/sandboxes', '{"name":"x","seed_demo":false,"fixture":{"partners":[{"name":"\\udc00 AB"}]}}', admin), 'fixture.partners.0.name');
+      expectValidationFailed(await rawJson('post', '/sandboxes', '{"name":"\\ud800"}', admin), 'name');
+      expect(await count('sandbox')).toBe(sandboxes);
+
+      expectValidationFailed(await rawJson('post', '/sandbox/certificates', '{"organization_id":"PSDSE-FINA-1","roles":[],"common_name":"\\udc00"}', {}), 'common_name');
+
+      const transfers = await count('transfer');
+      expectValidationFailed(await rawJson('post', pis('3.0', 'transfers'), JSON.stringify(transfer()).replace('Hyra', '\\ud83d'), headers()), 'statement');
+      expect(await count('transfer')).toBe(transfers);
+    });
+
+    it('keeps a well-formed pair (an emoji) as written', async () => {
+      const pn = newPersonalNumber();
+      await t.admin.put(`/admin/users/${pn}`, { name: 'Glad \u{1F600}', kyc_completed: true }).expect(201);
+      expect((await t.admin.get(`/admin/users/${pn}`).expect(200)).body.name).toBe('Glad \u{1F600}');
+    });
+  });
+
   describe('JSON numbers in exponent form: the rules apply to the value (contract §2)', () => {
     it('refuses amount 1e-7 on a transfer: 400 naming amount, nothing written', async () => {
       const before = await count('transfer');

@@ -519,6 +519,8 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     expect(last.body).not.toHaveProperty('next_after');
     const own = await t.http.get('/sandbox/requests').set(a.client.headers()).query({ limit: 5 }).expect(200);
     expect(own.body.entries).toHaveLength(5);
+    // Numbers in any JSON form (contract §2), in a query too.
+    expect((await t.admin.get('/admin/requests').query({ limit: '5E0', status: '4.01e2' }).expect(200)).body.entries.every((e: { status: number }) => e.status === 401)).toBe(true);
     expect(own.body).not.toHaveProperty('next_after');
   });
 
@@ -532,6 +534,8 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     ['until', '2026-11-24T10:00:00'],
     ['limit', '0'],
     ['limit', '501'],
+    ['limit', '0x10'],
+    ['limit', ''],
     ['after', 'x'],
   ])('contract §14: a bad %s (%p) is 400 VALIDATION_FAILED naming it, on both routes', async (name, value) => {
     expectValidationFailed(await t.admin.get('/admin/requests').query({ [name]: value }), name);

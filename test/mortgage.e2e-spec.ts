@@ -71,6 +71,9 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       [{ applicants: [{ personal_number: '191212121212', yearly_income: 1.5 }], loan_amount: 1 }, 'applicants.0.yearly_income'],
       [{ applicants: [{ personal_number: '191212121212', yearly_income: 1 }], loan_amount: 100.5 }, 'loan_amount'],
       [{ applicants: [{ personal_number: '191212121212', yearly_income: 1 }], loan_amount: 0 }, 'loan_amount'],
+      [{ applicants: [[]], loan_amount: 1 }, 'applicants.0'],
+      [{ applicants: [[{ personal_number: '191212121212', yearly_income: 1 }]], loan_amount: 1 }, 'applicants.0'],
+      [{ applicants: [1], loan_amount: 1 }, 'applicants.0'],
     ])('refuses %p with 400 naming %s', async (body, field) => {
       expectValidationFailed(await create(body), field);
     });
@@ -326,6 +329,12 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
       status: { type: 'AWAITING_SIGNATURE' },
       signing_process: { participants: participants.map((p) => ({ id: p.id, personal_number: p.personal_number, signed: false })) },
     });
+  });
+
+  it('POST refuses an applicant that is no JSON object (an array, a number) with 400 naming applicants.N, never a 500 (contract §2)', async () => {
+    for (const applicants of [[[]], [[{ personal_number: await newUser(t), yearly_income: 700_000 }]], [1]]) {
+      expectValidationFailed(await t.http.post(base).set(auth()).send({ applicants, loan_amount: 2_500_000 }), 'applicants.0');
+    }
   });
 
   it('only the main applicant must sign: the co-applicant alone does not submit it; the main applicant does (bank §3.3)', async () => {

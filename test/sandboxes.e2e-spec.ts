@@ -138,6 +138,20 @@ describe('sandboxes (contract §13)', () => {
       expect((await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes).toHaveLength(before);
     });
 
+    it('POST /sandboxes with a fixture whose array item is no JSON object: 400 naming its path, never a 500, nothing created (contract §2, §13)', async () => {
+      const before = (await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes.length;
+      const user = { personal_number: newPersonalNumber(), name: 'T', kyc_completed: true };
+      const fixtures: Array<[object, string]> = [
+        [{ tpps: [[]] }, 'fixture.tpps.0'],
+        [{ partners: [[]] }, 'fixture.partners.0'],
+        [{ users: [{ ...user, accounts: [[]] }] }, 'fixture.users.0.accounts.0'],
+      ];
+      for (const [fixture, path] of fixtures) {
+        expectValidationFailed(await t.http.post('/sandboxes').set(operator).send({ name: 'x', fixture }), path);
+      }
+      expect((await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes).toHaveLength(before);
+    });
+
     it('DELETE /sandboxes/{id} → 204; then every route under it is 404 and no table holds a row of it', async () => {
       const sb = await create({ fixture: { users: [{ personal_number: newPersonalNumber(), name: 'Gone', kyc_completed: true }] } });
       expect(Object.values(await rowsOf(t, sb.sandbox_id)).some((n) => n > 0)).toBe(true);

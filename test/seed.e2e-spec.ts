@@ -76,6 +76,26 @@ describe('POST /admin/seed (contract §8)', () => {
     await t.admin.get(`/admin/users/${alice}`).expect(404);
   });
 
+  it('refuses an array item that is no JSON object (an array, a number, null) with 400 naming its path, never a 500 (contract §2)', async () => {
+    const user = { personal_number: newPersonalNumber(), name: 'T', kyc_completed: true };
+    const cases: Array<[object, string]> = [
+      [{ tpps: [[]] }, 'tpps.0'],
+      [{ partners: [[]] }, 'partners.0'],
+      [{ users: [[]] }, 'users.0'],
+      [{ users: [[{ ...user }]] }, 'users.0'],
+      [{ users: [{ ...user, accounts: [[]] }] }, 'users.0.accounts.0'],
+      [{ users: [{ ...user, accounts: [{ name: 'Lön', currency: 'SEK', balance: 1 }, []] }] }, 'users.0.accounts.1'],
+      [{ users: [1] }, 'users.0'],
+      [{ partners: [null] }, 'partners.0'],
+    ];
+    for (const [fixture, path] of cases) {
+      const res = await t.admin.post('/admin/seed', fixture);
+      expectValidationFailed(res, path);
+      expect(res.body.reason.message).not.toContain('must be either object or array');
+    }
+    await t.admin.get(`/admin/users/${user.personal_number}`).expect(404);
+  });
+
   it('rolls back everything when a late item conflicts: all or nothing (contract §2: nothing is written)', async () => {
     const { fixture, alice } = sampleFixture();
     const taken = `taken-partner-key-${alice}`;

@@ -61,6 +61,12 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
       expect(res.body).toMatchObject({ access_token: expect.any(String), token_type: 'bearer' });
     });
 
+    it('answers a parameter sent twice with 400 invalid_request saying so, not that it is missing (RFC 6749 §3.2, contract §2 table)', async () => {
+      const res = await post().type('form').send(`${formText()}&grant_type=${form().grant_type}`);
+      expectOAuthError(res, 400, 'invalid_request');
+      expect(res.body.error_description).toMatch(/grant_type is sent more than once/);
+    });
+
     it('answers a form of more than 10 000 parameters, still under 1 MB, with 400 invalid_request saying so, not 413 (contract §2 table)', async () => {
       const many = Array.from({ length: 10_001 }, (_, i) => `p${i}=1`).join('&');
       const res = await post().type('form').send(`${formText()}&${many}`);

@@ -11,4 +11,4 @@ export type { TokenKind } from './tokens/token-kinds';
 export { OAuthError, invalidGrant, invalidRequest, kycRequired } from './tokens/oauth-error';
 export type { OAuthErrorCode } from './tokens/oauth-error';
 export { ApiOAuthErrors } from './tokens/api-oauth-errors.decorator';
-export { FormBody } from './tokens/form-body.decorator';
+export { FormBody, formParameter } from './tokens/form-body.decorator';

@@ -18,6 +18,7 @@ export type { TokenEndpoint } from './http/token-endpoints';
 export type { RequestGate } from './http/request-gates';
 export { Clock, TestClock } from './clock/clock';
 export { SandboxClock } from './clock/sandbox-clock';
+export { SANDBOX_CLOCK_RANGE } from './clock/clock-range';
 export { SandboxContext, DEFAULT_SANDBOX_ID, NoSandboxContext } from './sandbox/sandbox-context';
 export type { SandboxScope } from './sandbox/sandbox-context';
 export { SandboxDb, UnscopedStatement, isSandboxScoped } from './sandbox/sandbox-db';
@@ -79,7 +80,10 @@ export { PersonalNumberPipe, PersonalNumberReader } from './values/personal-numb
 export { UuidPipe, isUuid } from './values/uuid.pipe';
 export { isIpAddress } from './values/ip-address';
 export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber, MAX_AMOUNT } from './values/money';
+export { IsInstant, parseInstant, instantOf, isWithin, outsideRangeMessage } from './values/instant';
+export type { InstantRange } from './values/instant';
 export { IsDecimalNumber, isDecimalNumber, decimalPlaces, parseQueryNumber, QueryNumber } from './values/decimal-number';
+export { NestedObjectArray } from './values/nested-object-array';
 export { hasControlCharacter, findTextInputProblem, withoutNullFields, CONTROL_CHARACTER_RULE, PROTOTYPE_KEYS } from './values/text-input';
 export { TEXT_HEADERS } from './http/header-input.guard';
 export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';

@@ -17,5 +17,6 @@ export { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S } from './tpps/tpp.entity';
 export { UnknownUser } from './directory.errors';
 export { PSD2_ROLES, readPsd2Certificate, issueTestCertificate, UnreadableCertificate } from './certificates/psd2-certificate';
 export { SandboxCertificateAuthority } from './certificates/sandbox-certificate-authority';
+export { CERTIFICATE_VALIDITY_RANGE } from './certificates/sandbox-ca';
 export type { ClientCertificateRequest, IssuedClientCertificate, IssuedServerCertificate } from './certificates/sandbox-ca';
 export type { Psd2Role, Psd2Certificate, IssueTestCertificateOptions } from './certificates/psd2-certificate';

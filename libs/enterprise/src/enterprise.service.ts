@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, RequestCaller, RequestHints, tokenExpiredParams } from '@app/common';
-import { invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
+import { formParameter, invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
 import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
 import type { EnterpriseTokenKind } from './enterprise.entities';
@@ -41,11 +41,11 @@ export class EnterpriseService implements OnModuleInit {
 
   /** `form` is the form-urlencoded body; unknown parameters are ignored (RFC 6749 §3.2). */
   async issue(form: Record<string, unknown>, partner: Partner): Promise<EnterpriseTokenResponseDto> {
-    const grantType = parameter(form, 'grant_type');
+    const grantType = formParameter(form, 'grant_type');
     if (grantType === 'client_credentials') {
       return this.token({ kind: 'client_credentials', partnerId: partner.id, personalNumber: null, scopes: [] }, 'client_credentials');
     }
-    if (grantType === 'pending_authorization_code') return this.exchange(parameter(form, 'pending_code'), partner);
+    if (grantType === 'pending_authorization_code') return this.exchange(formParameter(form, 'pending_code'), partner);
     throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use client_credentials or pending_authorization_code`);
   }
 
@@ -115,10 +115,4 @@ export class EnterpriseService implements OnModuleInit {
     RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, now));
     return null;
   }
-}
-
-function parameter(form: Record<string, unknown>, name: string): string {
-  const value = form[name];
-  if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`The form parameter ${name} is required.`);
-  return value.trim();
 }

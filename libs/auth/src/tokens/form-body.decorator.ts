@@ -10,3 +10,14 @@ export const FormBody = createParamDecorator((_: unknown, context: ExecutionCont
   }
   return (request.body ?? {}) as Record<string, unknown>;
 });
+
+/**
+ * A token form's parameter, present once with a non-empty value, trimmed; else invalid_request
+ * saying which (RFC 6749 §3.2: a parameter is sent at most once).
+ */
+export function formParameter(form: Record<string, unknown>, name: string): string {
+  const value = form[name];
+  if (Array.isArray(value)) throw invalidRequest(`The form parameter ${name} is sent more than once; send it once (RFC 6749 §3.2).`);
+  if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`The form parameter ${name} is required.`);
+  return value.trim();
+}

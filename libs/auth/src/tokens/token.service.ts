@@ -22,6 +22,7 @@ import { type Scope, scopesOfRoles, scopeText } from '../scopes';
 import { invalidGrant, invalidRequest, kycRequired, OAuthError } from './oauth-error';
 import { TokenResponseDto } from './token.dto';
 import { TokenRepository } from './token.repository';
+import { formParameter } from './form-body.decorator';
 import {
   ACCESS_TOKEN_LIFETIME_S,
   CONSENT_LIFETIME_S,
@@ -52,17 +53,17 @@ export class TokenService {
 
   /** `form` is the form-urlencoded body; unknown parameters are ignored (RFC 6749 §3.2). */
   issue(form: Record<string, unknown>, client: Psd2Client): Promise<TokenResponseDto> {
-    const grantType = parameter(form, 'grant_type');
+    const grantType = formParameter(form, 'grant_type');
     if (!(GRANT_TYPES as readonly string[]).includes(grantType)) {
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use one of ${GRANT_TYPES.join(', ')}`);
     }
     switch (grantType as GrantType) {
       case 'pending_authorization_code':
-        return this.exchangePendingCode(parameter(form, 'pending_code'), client);
+        return this.exchangePendingCode(formParameter(form, 'pending_code'), client);
       case 'refresh_token':
-        return this.refresh(parameter(form, 'refresh_token'), client);
+        return this.refresh(formParameter(form, 'refresh_token'), client);
       case 'non_authenticated_token':
-        return this.nonAuthenticated(parameter(form, 'user_id'), client);
+        return this.nonAuthenticated(formParameter(form, 'user_id'), client);
     }
   }
 
@@ -186,11 +187,4 @@ function tokenResponse(accessToken: string, lifetimeS: number, scopes: readonly 
 function refusedWithoutKyc(personalNumber: string) {
   RequestHints.raise('KYC_REQUIRED', { personalNumber });
   return kycRequired();
-}
-
-/** A form parameter, present and a single non-empty value (else invalid_request). */
-function parameter(form: Record<string, unknown>, name: string): string {
-  const value = form[name];
-  if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`The form parameter ${name} is required.`);
-  return value.trim();
 }

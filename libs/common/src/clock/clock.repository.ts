@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { returnedRows } from '../database/returned-rows';
 import { SandboxDb } from '../sandbox/sandbox-db';
 import { DeletedSandbox } from '../sandbox/sandbox-registry';
 import { ClockState } from './clock-state';
@@ -47,20 +48,24 @@ export class ClockRepository {
     );
   }
 
-  /** Moves the clock forward atomically, so concurrent advances from several instances add up. */
-  async advance(seconds: number): Promise<DatabaseTime> {
-    return this.write(
+  /**
+   * Moves the clock forward atomically, so concurrent advances from several instances add up; null,
+   * with nothing written, when that would take it past `latest` (the bound is checked on the row as
+   * the update finds it, so two advances that each fit cannot pass it together).
+   */
+  async advance(seconds: number, latest: Date): Promise<DatabaseTime | null> {
+    const moved = `COALESCE(sandbox_anchor + CASE WHEN frozen THEN interval '0' ELSE real.now - real_anchor END, real.now) + make_interval(secs => $2)`;
+    const result = await this.db.query(
       `WITH real AS (SELECT clock_timestamp() AS now)
        UPDATE sandbox_clock
-          SET sandbox_anchor = COALESCE(
-                sandbox_anchor + CASE WHEN frozen THEN interval '0' ELSE real.now - real_anchor END,
-                real.now) + make_interval(secs => $2),
+          SET sandbox_anchor = ${moved},
               real_anchor = real.now
          FROM real
-        WHERE sandbox_id = $1
+        WHERE sandbox_id = $1 AND ${moved} <= $3
         RETURNING ${this.rows.select('sandbox_clock')}, real.now AS db_now`,
-      [seconds],
+      [seconds, latest],
     );
+    return returnedRows(result).length === 0 ? null : this.state(result);
   }
 
   async reset(): Promise<DatabaseTime> {

@@ -3,7 +3,10 @@ import { SandboxGenerations } from '../sandbox/sandbox-cache';
 import { SandboxChangeListener, SandboxChanges } from '../sandbox/sandbox-changes';
 import { SandboxContext } from '../sandbox/sandbox-context';
 import { DeletedSandbox } from '../sandbox/sandbox-registry';
+import { ValidationFailed } from '../errors/domain-error';
+import { isWithin, outsideRangeMessage } from '../values/instant';
 import { Clock } from './clock';
+import { SANDBOX_CLOCK_RANGE } from './clock-range';
 import { ClockRepository, DatabaseTime, SandboxRead } from './clock.repository';
 import { ClockState, REAL_TIME, sandboxNow } from './clock-state';
 
@@ -158,12 +161,24 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
     Object.assign(cached, { state, generation, downtimeCalendar, readAtMs, readAfterChange: cached.changesSeen });
   }
 
-  set(now: Date, frozen: boolean): Promise<void> {
+  /**
+   * Every way to set a sandbox clock comes here (PUT /admin/clock, POST /sandboxes and its resets,
+   * the CLI): an instant outside SANDBOX_CLOCK_RANGE is refused, `field` naming the input.
+   */
+  async set(now: Date, frozen: boolean, field = 'now'): Promise<void> {
+    if (!isWithin(now, SANDBOX_CLOCK_RANGE)) throw new ValidationFailed(outsideRangeMessage(field, SANDBOX_CLOCK_RANGE));
     return this.adopt(() => this.repository.set(now, frozen));
   }
 
+  /** Moves the clock forward, unless that would take it past SANDBOX_CLOCK_RANGE: then 400 naming seconds, nothing moved. */
   advance(seconds: number): Promise<void> {
-    return this.adopt(() => this.repository.advance(seconds));
+    return this.adopt(async () => {
+      const moved = await this.repository.advance(seconds, SANDBOX_CLOCK_RANGE.latest);
+      if (moved) return moved;
+      // Nothing updated: the sandbox is gone (its 404, thrown by the read) or the move was too far.
+      await this.repository.read();
+      throw new ValidationFailed(`seconds must not move the sandbox clock past ${SANDBOX_CLOCK_RANGE.latest.toISOString()}, the end of ${SANDBOX_CLOCK_RANGE.what}`);
+    });
   }
 
   reset(): Promise<void> {

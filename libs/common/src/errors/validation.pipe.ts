@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidationFailed } from './domain-error';
-import { CONTROL_CHARACTER_RULE, findTextInputProblem, withoutNullFields } from '../values/text-input';
+import { CONTROL_CHARACTER_RULE, findTextInputProblem, LONE_SURROGATE_RULE, withoutNullFields } from '../values/text-input';
 
 /** "applicants.0.personal_number must be …" for nested fields; class-validator says only the leaf. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -17,13 +17,17 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
  * an unknown field is named as one; an absent required field is said to be required; else the
  * top-most broken rule, because a DTO lists a field's type rule first and its ranges after — "10"
  * for a number breaks both, and "must be a number" is the news, not "must be at most 100 years".
+ * ValidateNested's own words ("nested property users must be either object or array") name neither
+ * the element nor the rule: alone (an array element that is no object) it becomes "must be a JSON
+ * object"; beside the field's own type rule (`@IsArray`, `@IsObject`) that rule speaks.
  */
 function brokenRule(error: ValidationError, path: string): string | undefined {
-  const constraints = error.constraints;
-  if (!constraints) return undefined;
+  if (!error.constraints) return undefined;
+  const { nestedValidation, ...constraints } = error.constraints;
   if (constraints.whitelistValidation) return `property ${path} should not exist`;
   if (error.value === undefined) return `${error.property} is required`;
   const messages = Object.values(constraints);
+  if (messages.length === 0 && nestedValidation) return `${error.property} must be a JSON object`;
   return messages[messages.length - 1];
 }
 
@@ -74,7 +78,7 @@ function refuseBadText(value: unknown, metadata: ArgumentMetadata): void {
   if (!problem) return;
   const field = problem.path || (metadata.type === 'param' ? 'the path segment' : `the ${metadata.type} value`);
   throw new ValidationFailed(
-    problem.kind === 'prototype-key' ? `property ${field} should not exist` : `${field} ${CONTROL_CHARACTER_RULE}`,
+    problem.kind === 'prototype-key' ? `property ${field} should not exist` : `${field} ${problem.kind === 'lone-surrogate' ? LONE_SURROGATE_RULE : CONTROL_CHARACTER_RULE}`,
   );
 }
 

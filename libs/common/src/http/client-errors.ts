@@ -2,6 +2,7 @@ import { maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError, ValidationFailed } from '../errors/domain-error';
 import { errorAnswer } from '../errors/problem-details.filter';
+import { requestIdFor } from '../logging/request-id';
 
 /**
  * Why Node's HTTP parser refused a request, in the words of contract §2. llhttp's `reason` is a fixed
@@ -34,6 +35,15 @@ function pathOf(rawPacket: unknown): string {
 }
 
 /**
+ * The X-Request-Id of the refused bytes when one of their header lines carries a well-formed one,
+ * else a new id: every answer carries one (contract §14).
+ */
+function requestIdOf(rawPacket: unknown): string {
+  const line = Buffer.isBuffer(rawPacket) ? /\r\nX-Request-Id:[ \t]*([!-~]+)[ \t]*\r\n/i.exec(rawPacket.subarray(0, 65536).toString('latin1')) : null;
+  return requestIdFor(line?.[1]);
+}
+
+/**
  * Requests Node's HTTP parser refuses before Express sees them (raw non-ASCII bytes in the path, a
  * malformed request line or header, headers over the limit) are answered with a 400 in the shape
  * their path chooses (a problem, or RFC 6749 JSON on a token endpoint) instead of Node's bare
@@ -48,7 +58,7 @@ export function answerClientErrors(server: Server): void {
     }
     // The path chooses the shape, as in the exception filter: a token endpoint answers RFC 6749 JSON.
     const answer = errorAnswer(failureOf(error), pathOf(error.rawPacket));
-    const headers = { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' };
+    const headers = { ...answer.headers, 'X-Request-Id': requestIdOf(error.rawPacket), 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' };
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
         Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +

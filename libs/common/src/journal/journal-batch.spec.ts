@@ -45,6 +45,20 @@ describe('JournalBatch (contract §14: entries are written in arrival order; iss
     );
   });
 
+  it('halves() splits the rows, older half first, each in arrival order: together every row once (a refused batch is narrowed down, contract §13)', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 30 }), (rows) => {
+        const batch = new JournalBatch(rows.length);
+        for (const { arrivedAtMs, values } of rows) batch.add(arrivedAtMs, values);
+        const [older, newer] = batch.halves();
+        expect(older.size).toBe(Math.ceil(rows.length / 2));
+        expect(older.size + newer.size).toBe(rows.length);
+        expect([...readCopyText(older.copyText()), ...readCopyText(newer.copyText())]).toEqual(inArrivalOrder(rows).map(({ values }) => values));
+        expect(readCopyText(batch.copyText())).toEqual(inArrivalOrder(rows).map(({ values }) => values));
+      }),
+    );
+  });
+
   it('grows past its first memory for large rows and is reused empty after clear()', () => {
     const batch = new JournalBatch(3);
     const large = 'x'.repeat(100_000);

@@ -15,7 +15,7 @@ const MAX_UTF8_BYTES_PER_UNIT = 3;
  * only garbage that dies young; a batch's memory is reused once written.
  */
 export class JournalBatch {
-  private bytes = Buffer.allocUnsafeSlow(INITIAL_BYTES);
+  private bytes: Buffer;
   /** The rows in arrival order, when they were not added in it. */
   private ordered: Buffer | undefined;
   private used = 0;
@@ -23,7 +23,11 @@ export class JournalBatch {
   private readonly arrivals: Float64Array;
   private readonly ends: Uint32Array;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    initialBytes = INITIAL_BYTES,
+  ) {
+    this.bytes = Buffer.allocUnsafeSlow(initialBytes);
     this.arrivals = new Float64Array(capacity);
     this.ends = new Uint32Array(capacity);
   }
@@ -68,10 +72,33 @@ export class JournalBatch {
     return columns;
   }
 
+  /**
+   * The rows split in two batches, the older half first, each in arrival order: how the writer
+   * narrows a batch PostgreSQL refused down to the rows it refuses.
+   */
+  halves(): [JournalBatch, JournalBatch] {
+    const order = this.arrivalOrder() ?? this.rowIndexes();
+    const middle = Math.ceil(order.length / 2);
+    return [this.copyOf(order.slice(0, middle)), this.copyOf(order.slice(middle))];
+  }
+
   /** Empties the batch for reuse, keeping its memory. */
   clear(): void {
     this.used = 0;
     this.rows = 0;
+  }
+
+  /** A new batch of these rows, in this order, their lines copied as encoded. */
+  private copyOf(rows: number[]): JournalBatch {
+    const bytes = rows.reduce((sum, row) => sum + this.ends[row] - this.start(row), 0);
+    const copy = new JournalBatch(Math.max(rows.length, 1), Math.max(bytes, 1));
+    for (const row of rows) {
+      copy.used += this.bytes.copy(copy.bytes, copy.used, this.start(row), this.ends[row]);
+      copy.arrivals[copy.rows] = this.arrivals[row];
+      copy.ends[copy.rows] = copy.used;
+      copy.rows += 1;
+    }
+    return copy;
   }
 
   private start(row: number): number {

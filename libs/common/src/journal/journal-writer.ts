@@ -88,12 +88,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private async writeBuffered(): Promise<void> {
     if (this.filling.size > 0) this.seal();
     for (let batch = this.waiting.shift(); batch; batch = this.waiting.shift()) {
-      try {
-        this.written += await this.store.insert(batch);
-      } catch (error) {
-        this.failedWrites += 1;
-        this.lose(batch.size, 'journal write failed: entries dropped', error);
-      }
+      await this.write(batch);
       this.buffered -= batch.size;
       batch.clear();
       if (this.spares.length < SPARE_BATCHES) this.spares.push(batch);
@@ -101,6 +96,25 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
       if (this.waiting.length === 0 && this.filling.size > 0) this.seal();
     }
     this.flushing = false;
+  }
+
+  /**
+   * Writes a batch. A batch mixes every sandbox's entries (contract §13: nothing crosses sandboxes),
+   * so when PostgreSQL refuses one of its rows (a data error: a value it cannot read) the batch is
+   * halved until the refused rows are alone, and only they are lost: a few more writes for one bad
+   * row, and none unless a write failed. Any other failure (the database away) loses the batch.
+   */
+  private async write(batch: JournalBatch): Promise<void> {
+    try {
+      this.written += await this.store.insert(batch);
+    } catch (error) {
+      if (batch.size > 1 && isRowDataError(error)) {
+        for (const half of batch.halves()) await this.write(half);
+        return;
+      }
+      this.failedWrites += 1;
+      this.lose(batch.size, 'journal write failed: entries dropped', error);
+    }
   }
 
   /** Queues the batch being filled for its write and starts another. */
@@ -114,4 +128,13 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
     this.lost += entries;
     this.logger.warn({ err: error, entries }, message);
   }
+}
+
+/** SQLSTATE classes of a value a row holds (22 data exception, 23 integrity constraint), not of the connection or the table. */
+const ROW_DATA_ERROR_CLASSES = ['22', '23'];
+
+function isRowDataError(error: unknown): boolean {
+  const { code, driverError } = error as { code?: unknown; driverError?: { code?: unknown } };
+  const sqlState = typeof code === 'string' ? code : driverError?.code;
+  return typeof sqlState === 'string' && ROW_DATA_ERROR_CLASSES.includes(sqlState.slice(0, 2));
 }

@@ -11,12 +11,26 @@ export const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+00
 export const hasControlCharacter = (text: string): boolean => CONTROL_CHARACTER.test(text);
 
 /**
+ * A UTF-16 surrogate without its pair: JSON can write one (`"\ud800"`), but it is no character, and
+ * PostgreSQL's json and the certificate encoder refuse it (a 500 without this rule).
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const LONE_SURROGATE_RULE = 'must be Unicode text (it holds a lone UTF-16 surrogate, \\ud800–\\udfff, that is no character)';
+
+/** Whether the text breaks a text rule of contract §2, and which. */
+function textProblem(text: string): TextInputProblem['kind'] | null {
+  if (hasControlCharacter(text)) return 'control-character';
+  return LONE_SURROGATE.test(text) ? 'lone-surrogate' : null;
+}
+
+/**
  * Keys that name JavaScript's object machinery. class-transformer drops them silently, so without
  * this rule they slipped past `forbidNonWhitelisted` where every other unknown field is 400.
  */
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-export type TextInputProblem = { path: string; kind: 'control-character' | 'prototype-key' };
+export type TextInputProblem = { path: string; kind: 'control-character' | 'lone-surrogate' | 'prototype-key' };
 
 /**
  * The first place in a parsed input (string, plain object or array, nested) that breaks the text
@@ -26,7 +40,10 @@ export type TextInputProblem = { path: string; kind: 'control-character' | 'prot
 export function findTextInputProblem(value: unknown, root = '', options: { prototypeKeys?: boolean } = {}): TextInputProblem | null {
   const refuseKeys = options.prototypeKeys ?? true;
   const join = (key: string) => (root ? `${root}.${key}` : key);
-  if (typeof value === 'string') return hasControlCharacter(value) ? { path: root, kind: 'control-character' } : null;
+  if (typeof value === 'string') {
+    const kind = textProblem(value);
+    return kind ? { path: root, kind } : null;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findTextInputProblem(value[i], join(String(i)), options);
@@ -37,7 +54,8 @@ export function findTextInputProblem(value: unknown, root = '', options: { proto
   if (!isPlainRecord(value)) return null;
   for (const key of Object.keys(value)) {
     if (refuseKeys && PROTOTYPE_KEYS.has(key)) return { path: join(key), kind: 'prototype-key' };
-    if (hasControlCharacter(key)) return { path: join(JSON.stringify(key)), kind: 'control-character' };
+    const keyProblem = textProblem(key);
+    if (keyProblem) return { path: join(JSON.stringify(key)), kind: keyProblem };
     const found = findTextInputProblem(value[key], join(key), options);
     if (found) return found;
   }

@@ -6,6 +6,7 @@ import { generateKeyPair, randomBytes, webcrypto, X509Certificate as NodeX509Cer
 import { promisify } from 'node:util';
 import * as x509 from '@peculiar/x509';
 import forge from 'node-forge';
+import type { InstantRange } from '@app/common';
 import { type Psd2Role, qcStatementsExtension, testCertificateName } from './psd2-certificate';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -33,6 +34,17 @@ export interface SandboxCa {
   /** Node's view of the CA certificate, for verifying client certificates. */
   verifier: NodeX509Certificate;
 }
+
+/**
+ * The validity a certificate can state (RFC 5280 §4.1.2.5: UTCTime for 1950–2049, GeneralizedTime
+ * for 2050–9999). @peculiar/x509 writes every year before 2050 as UTCTime, so 1949 came out as 2049:
+ * an instant before 1950 is refused rather than issued wrong.
+ */
+export const CERTIFICATE_VALIDITY_RANGE: InstantRange = {
+  earliest: new Date('1950-01-01T00:00:00Z'),
+  latest: new Date('9999-12-31T23:59:59.999Z'),
+  what: 'the validity a certificate can state (RFC 5280)',
+};
 
 export interface ClientCertificateRequest {
   organizationId: string;

@@ -146,6 +146,19 @@ describe(EidOrderEntity.name, () => {
       expect(state(o)).toEqual({ status: 'FAILED', hint: 'CANCELLED' });
     });
 
+    it('an action that finds the order as it would leave it changes nothing and says so; one that moves it says it changed', () => {
+      const o = order('MANUAL');
+      expect(o.open(at(5), '198112189876')).toBe(true);
+      expect(o.open(at(6))).toBe(false);
+      expect(o.open(at(7), '198112189876')).toBe(false);
+      expect(o.appOpenedAt).toEqual(at(5));
+      expect(o.setHint('USER_SIGN', at(8))).toBe(false);
+      expect(o.setHint('STARTED', at(8))).toBe(true);
+      expect(o.setHint('STARTED', at(9))).toBe(false);
+      expect(o.open(at(10), '191212121212')).toBe(true);
+      expect(o.complete(at(11))).toBe(true);
+    });
+
     it('refuses to act on an order that is no longer open (409 INVALID_STATE)', () => {
       const o = order('MANUAL');
       o.complete(at(5));
@@ -162,6 +175,16 @@ describe(EidOrderEntity.name, () => {
       expect(state(o)).toEqual({ status: 'PENDING', hint: 'USER_CALL_CONFIRM' });
       o.confirmCall(at(3));
       expect(state(o)).toEqual({ status: 'PENDING', hint: 'USER_SIGN' });
+    });
+
+    it('confirming a confirmed call, or picking up a picked-up order, changes nothing', () => {
+      const o = order('MANUAL', 'signing', 'phone');
+      expect(o.open(at(2))).toBe(true);
+      expect(o.open(at(3))).toBe(false);
+      expect(o.confirmCall(at(4))).toBe(true);
+      expect(o.confirmCall(at(5))).toBe(false);
+      expect(o.open(at(6))).toBe(false);
+      expect(o.callConfirmedAt).toEqual(at(4));
     });
 
     it('confirm-call works from INITIATED too', () => {

@@ -32,6 +32,9 @@ const secondsSince = (start: Date, now: Date) => (now.getTime() - start.getTime(
  * An order of the simulated identity service: an authentication or a signing by one person,
  * started by autostart token / QR code or during a phone call. Its status moves only through the
  * methods below, each checked against the table in eid-order-status.ts. Time comes in as `now`.
+ * Each returns whether the order changed: one that finds the order as it would leave it (opened
+ * again, the same hint, a call confirmed twice) changes nothing, so nothing is written and it cannot
+ * lose to a concurrent identical action (503 CONCURRENT_CHANGES).
  */
 @Entity({ name: 'eid_order' })
 export class EidOrderEntity {
@@ -172,46 +175,58 @@ export class EidOrderEntity {
   }
 
   /** The app opens the order (simulator open; a phone order is picked up). */
-  open(now: Date, personalNumber?: string): void {
+  open(now: Date, personalNumber?: string): boolean {
     this.requireOpen();
-    if (personalNumber) this.personalNumber = personalNumber;
-    this.appOpenedAt ??= now;
-    this.moveTo('PENDING', this.channel === 'phone' && !this.callConfirmedAt ? 'USER_CALL_CONFIRM' : 'USER_SIGN');
+    const chosen = personalNumber !== undefined && personalNumber !== this.personalNumber;
+    if (chosen) this.personalNumber = personalNumber;
+    const opened = this.markAppOpened(now);
+    const moved = this.moveTo('PENDING', this.channel === 'phone' && !this.callConfirmedAt ? 'USER_CALL_CONFIRM' : 'USER_SIGN');
+    return chosen || opened || moved;
   }
 
-  complete(now: Date): void {
+  complete(now: Date): true {
     this.requireOpen();
-    this.appOpenedAt ??= now;
-    this.finish('COMPLETE', null, now);
+    this.markAppOpened(now);
+    return this.finish('COMPLETE', null, now);
   }
 
-  fail(hint: FailedHintCode, now: Date): void {
+  fail(hint: FailedHintCode, now: Date): true {
     this.requireOpen();
-    this.finish('FAILED', hint, now);
+    return this.finish('FAILED', hint, now);
   }
 
-  cancel(now: Date): void {
+  cancel(now: Date): true {
     this.requireOpen();
-    this.finish('FAILED', 'CANCELLED', now);
+    return this.finish('FAILED', 'CANCELLED', now);
   }
 
   /** Sets the PENDING hint; any hint but OUTSTANDING_TRANSACTION and NO_CLIENT means the app is open. */
-  setHint(hint: PendingHintCode, now: Date): void {
+  setHint(hint: PendingHintCode, now: Date): boolean {
     this.requireOpen();
-    if (!NOT_OPENED_HINTS.includes(hint)) this.appOpenedAt ??= now;
-    this.moveTo('PENDING', hint);
+    const opened = !NOT_OPENED_HINTS.includes(hint) && this.markAppOpened(now);
+    const moved = this.moveTo('PENDING', hint);
+    return opened || moved;
   }
 
-  confirmCall(now: Date): void {
+  confirmCall(now: Date): boolean {
     this.requirePhoneOrder();
-    this.appOpenedAt ??= now;
+    const opened = this.markAppOpened(now);
+    const confirmed = this.callConfirmedAt === null;
     this.callConfirmedAt ??= now;
-    this.moveTo('PENDING', 'USER_SIGN');
+    const moved = this.moveTo('PENDING', 'USER_SIGN');
+    return opened || confirmed || moved;
   }
 
-  declineCall(now: Date): void {
+  declineCall(now: Date): true {
     this.requirePhoneOrder();
-    this.finish('FAILED', 'USER_DECLINED_CALL', now);
+    return this.finish('FAILED', 'USER_DECLINED_CALL', now);
+  }
+
+  /** Records when the app first opened the order; whether this was that first time. */
+  private markAppOpened(now: Date): boolean {
+    if (this.appOpenedAt) return false;
+    this.appOpenedAt = now;
+    return true;
   }
 
   private requirePhoneOrder(): void {
@@ -229,12 +244,14 @@ export class EidOrderEntity {
     return true;
   }
 
-  /** The only place status is assigned; PENDING → PENDING changes the hint only. */
-  private moveTo(status: EidOrderStatus, hint: HintCode | null): void {
+  /** The only place status is assigned; PENDING → PENDING changes the hint only. Returns whether either changed. */
+  private moveTo(status: EidOrderStatus, hint: HintCode | null): boolean {
+    if (status === this.status && hint === this.hintCode) return false;
     if (status !== this.status) {
       EID_ORDER_LIFECYCLE.assertMove(this.status, status, () => new InvalidEidTransition(this.id, `cannot move from ${this.status} to ${status}`));
     }
     this.status = status;
     this.hintCode = hint;
+    return true;
   }
 }

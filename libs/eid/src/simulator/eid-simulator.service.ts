@@ -34,10 +34,9 @@ export class EidSimulatorService {
     const subject = personalNumberText === undefined ? undefined : await this.knownUser(personalNumberText);
     const find = () => this.findByToken(token.trim());
     return this.orders.change(find, (order, now) => {
-      order.applyTimeRules(now);
+      const closed = order.applyTimeRules(now);
       if (subject && order.kind === 'signing' && subject !== order.personalNumber) throw new NotTheOrderSubject();
-      order.open(now, order.kind === 'authentication' ? subject : undefined);
-      return true;
+      return order.open(now, order.kind === 'authentication' ? subject : undefined) || closed;
     });
   }
 
@@ -63,7 +62,7 @@ export class EidSimulatorService {
     const subject = personalNumberText === undefined ? undefined : await this.knownUser(personalNumberText);
     return this.act(id, (order, now) => {
       if (subject && order.kind === 'signing' && subject !== order.personalNumber) throw new NotTheOrderSubject();
-      order.open(now, order.kind === 'authentication' ? subject : undefined);
+      return order.open(now, order.kind === 'authentication' ? subject : undefined);
     });
   }
 
@@ -123,13 +122,16 @@ export class EidSimulatorService {
     return this.act(id, (order, now) => order.declineCall(now));
   }
 
-  private act(id: string, action: (order: EidOrderEntity, now: Date) => void): Promise<EidOrder> {
+  /**
+   * The time rules, then `action`, which returns whether it changed the order: one that changes
+   * nothing (an order opened again) writes nothing, so identical actions in parallel all succeed.
+   */
+  private act(id: string, action: (order: EidOrderEntity, now: Date) => boolean): Promise<EidOrder> {
     return this.orders.change(
       () => this.repository.findById(id),
       (order, now) => {
-        order.applyTimeRules(now);
-        action(order, now);
-        return true;
+        const closed = order.applyTimeRules(now);
+        return action(order, now) || closed;
       },
     );
   }

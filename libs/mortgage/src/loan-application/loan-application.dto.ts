@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INSTANT, UUID, WHOLE_SEK } from '@app/common';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { INSTANT, NestedObjectArray, UUID, WHOLE_SEK } from '@app/common';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBase64, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ApplicantDto, SigningProcessDto } from '../pre-approval/pre-approval.dto';
 import { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, LOAN_APPLICATION_STATUSES, type LoanApplicationStatus } from './loan-application-status';
 
@@ -11,8 +10,7 @@ export class CreateLoanApplicationDto {
   @IsArray()
   @ArrayMinSize(1, { message: 'applicants must have 1 or 2 entries' })
   @ArrayMaxSize(2, { message: 'applicants must have 1 or 2 entries' })
-  @ValidateNested({ each: true })
-  @Type(() => ApplicantDto)
+  @NestedObjectArray(() => ApplicantDto)
   applicants: ApplicantDto[];
 
   @ApiProperty({ ...WHOLE_SEK, minimum: 1, maximum: 1_000_000_000, example: 2500000 })

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INSTANT, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT, UUID, WHOLE_SEK } from '@app/common';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { INSTANT, NestedObjectArray, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT, UUID, WHOLE_SEK } from '@app/common';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { PRE_APPROVAL_STATUSES, type PreApprovalStatus } from './pre-approval-status';
 
 const MAX_SEK = 1_000_000_000;
@@ -24,8 +23,7 @@ export class CreatePreApprovalDto {
   @IsArray()
   @ArrayMinSize(1, { message: 'applicants must have 1 or 2 entries' })
   @ArrayMaxSize(2, { message: 'applicants must have 1 or 2 entries' })
-  @ValidateNested({ each: true })
-  @Type(() => ApplicantDto)
+  @NestedObjectArray(() => ApplicantDto)
   applicants: ApplicantDto[];
 
   @ApiProperty({ ...WHOLE_SEK, minimum: 1, maximum: MAX_SEK })

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { INSTANT } from '@app/common';
-import { PSD2_ROLES, type Psd2Role } from '@app/directory';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { INSTANT, IsInstant } from '@app/common';
+import { CERTIFICATE_VALIDITY_RANGE, PSD2_ROLES, type Psd2Role } from '@app/directory';
 import { ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
 
-const INSTANT_RULE = /T.*(Z|[+-]\d{2}:?\d{2})$/i;
-const instantMessage = (field: string) => `${field} must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00`;
+const VALIDITY = `RFC 3339 with seconds and an offset or Z, from ${CERTIFICATE_VALIDITY_RANGE.earliest.toISOString()} to ${CERTIFICATE_VALIDITY_RANGE.latest.toISOString()} (what a certificate can state).`;
 
 /** POST /sandbox/certificates (contract §16). */
 export class IssueCertificateDto {
@@ -26,16 +25,14 @@ export class IssueCertificateDto {
   @Length(1, 64, { message: 'common_name must be 1 to 64 characters' })
   common_name?: string;
 
-  @ApiPropertyOptional({ ...INSTANT, example: '2026-11-24T09:00:00+01:00', description: 'Valid from; the sandbox clock\'s now minus one hour when absent' })
+  @ApiPropertyOptional({ ...INSTANT, example: '2026-11-24T09:00:00+01:00', description: `Valid from; the sandbox clock's now minus one hour when absent. ${VALIDITY}` })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: instantMessage('not_before') })
-  @Matches(INSTANT_RULE, { message: instantMessage('not_before') })
+  @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_before?: string;
 
-  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: 'Valid until; one year after the sandbox clock\'s now when absent. Must be after not_before.' })
+  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: `Valid until; one year after the sandbox clock's now when absent. Must be after not_before. ${VALIDITY}` })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: instantMessage('not_after') })
-  @Matches(INSTANT_RULE, { message: instantMessage('not_after') })
+  @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_after?: string;
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ValidationFailed } from '@app/common';
-import { SandboxCertificateAuthority } from '@app/directory';
+import { Clock, instantOf, isWithin, outsideRangeMessage, ValidationFailed } from '@app/common';
+import { CERTIFICATE_VALIDITY_RANGE, SandboxCertificateAuthority } from '@app/directory';
 import { IssueCertificateDto, IssuedCertificateDto } from './sandbox-certificates.dto';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -20,8 +20,14 @@ export class SandboxCertificatesService {
   /** Validity defaults by the sandbox clock: from an hour ago to a year from now. */
   async issue(dto: IssueCertificateDto): Promise<IssuedCertificateDto> {
     const now = this.clock.now();
-    const notBefore = dto.not_before === undefined ? new Date(now.getTime() - HOUR_MS) : new Date(dto.not_before);
-    const notAfter = dto.not_after === undefined ? addUtcYear(now) : new Date(dto.not_after);
+    const notBefore = dto.not_before === undefined ? new Date(now.getTime() - HOUR_MS) : instantOf(dto.not_before);
+    const notAfter = dto.not_after === undefined ? addUtcYear(now) : instantOf(dto.not_after);
+    // Only a default can be outside: the DTO held the given instants to the range.
+    for (const [field, instant] of [['not_before', notBefore], ['not_after', notAfter]] as const) {
+      if (!isWithin(instant, CERTIFICATE_VALIDITY_RANGE)) {
+        throw new ValidationFailed(`${outsideRangeMessage(field, CERTIFICATE_VALIDITY_RANGE)}; its default from the sandbox clock, ${instant.toISOString()}, is not: give ${field}.`);
+      }
+    }
     if (notAfter <= notBefore) {
       throw new ValidationFailed(`not_after (${notAfter.toISOString()}) must be after not_before (${notBefore.toISOString()}).`);
     }

@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, Idempotent } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, API_TAG, ApiInterface, ApiProblems, Idempotent, SANDBOX_CLOCK_RANGE } from '@app/common';
 import { AdminClockService } from './admin-clock.service';
 import { AdvanceClockDto, ClockResponseDto, SetClockDto } from './clock.dto';
+
+const CLOCK_RANGE_TEXT = `${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()}`;
 
 @ApiInterface(API_TAG.admin)
 @AdminOnly()
@@ -21,7 +23,7 @@ export class AdminClockController {
   @Put()
   @ApiOperation({ summary: 'Set the sandbox clock', description: 'Runs on from `now`, or stands still with `frozen: true`. Every instance sees it within a second.' })
   @ApiOkResponse({ type: ClockResponseDto })
-  @ApiProblems({ status: 400, description: 'now missing, not ISO 8601 or without an offset' }, 413)
+  @ApiProblems({ status: 400, description: `now missing, not an RFC 3339 date-time with seconds and an offset or Z, or outside the clock's range, ${CLOCK_RANGE_TEXT}` }, 413)
   setClock(@Body() dto: SetClockDto): Promise<ClockResponseDto> {
     return this.service.set(dto.now, dto.frozen ?? false);
   }
@@ -31,7 +33,7 @@ export class AdminClockController {
   @Idempotent()
   @ApiOperation({ summary: 'Move the sandbox clock forward', description: 'A frozen clock stays frozen.' })
   @ApiOkResponse({ type: ClockResponseDto })
-  @ApiProblems({ status: 400, description: 'seconds missing, negative or over 100 years' }, 413)
+  @ApiProblems({ status: 400, description: `seconds missing, negative, over 100 years, or moving the clock past ${SANDBOX_CLOCK_RANGE.latest.toISOString()}, the end of its range` }, 413)
   advanceClock(@Body() dto: AdvanceClockDto): Promise<ClockResponseDto> {
     return this.service.advance(dto.seconds);
   }

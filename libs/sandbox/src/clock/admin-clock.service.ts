@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxClock, ValidationFailed } from '@app/common';
+import { parseInstant, SandboxClock, ValidationFailed } from '@app/common';
 import { ClockResponseDto } from './clock.dto';
 
 /** Moving the sandbox clock (contract §6). */
@@ -13,8 +13,8 @@ export class AdminClockService {
   }
 
   async set(now: string, frozen: boolean): Promise<ClockResponseDto> {
-    const instant = new Date(now);
-    if (Number.isNaN(instant.getTime())) throw new ValidationFailed(`now is not a valid instant (got ${JSON.stringify(now)})`);
+    const instant = parseInstant(now);
+    if (!instant) throw new ValidationFailed(`now is not a valid instant (got ${JSON.stringify(now)})`);
     await this.clock.set(instant, frozen);
     return this.view();
   }

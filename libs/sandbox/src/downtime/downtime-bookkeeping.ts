@@ -3,6 +3,8 @@ import { Clock, type DueWork, JobRegistry, SandboxDb } from '@app/common';
 import { DOWNTIME_WINDOWS, formatWindow } from './downtime-calendar';
 
 const OBSERVED_UNTIL = 'downtime_observed_until';
+/** An observation as record() writes it (toISOString): the only form due() and record() read. */
+const OBSERVATION_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Every window's start and end, ascending: the instants whose passing record() writes down. */
 const BOUNDARIES = [...new Set(DOWNTIME_WINDOWS.flatMap((window) => [window.start.getTime(), window.end.getTime()]))].sort((a, b) => a - b).map((ms) => new Date(ms));
 
@@ -35,11 +37,17 @@ export class DowntimeBookkeeping implements OnModuleInit {
    * one was passed.
    */
   due(): DueWork {
+    // One statement reads every sandbox's observation: a value it cannot cast (a clock once moved
+    // past year 9999 wrote +010000-…) would fail the job for all, so it is read only when it has
+    // toISOString's form (CASE keeps the cast from running on the rest), and counts as never observed.
     return {
-      sql: `SELECT n.sandbox_id FROM sandbox_now n LEFT JOIN sandbox_meta m ON m.sandbox_id = n.sandbox_id AND m.key = $1
-             WHERE m.value IS NULL OR m.value::timestamptz > n.now
-                OR width_bucket(n.now, $2::timestamptz[]) > width_bucket(m.value::timestamptz, $2::timestamptz[])`,
-      parameters: [OBSERVED_UNTIL, BOUNDARIES],
+      sql: `SELECT o.sandbox_id FROM (
+              SELECT n.sandbox_id, n.now,
+                     CASE WHEN m.value ~ $3 THEN m.value::timestamptz END AS observed
+                FROM sandbox_now n LEFT JOIN sandbox_meta m ON m.sandbox_id = n.sandbox_id AND m.key = $1) o
+             WHERE o.observed IS NULL OR o.observed > o.now
+                OR width_bucket(o.now, $2::timestamptz[]) > width_bucket(o.observed, $2::timestamptz[])`,
+      parameters: [OBSERVED_UNTIL, BOUNDARIES, OBSERVATION_FORM.source],
     };
   }
 
@@ -51,7 +59,7 @@ export class DowntimeBookkeeping implements OnModuleInit {
        RETURNING (SELECT value FROM sandbox_meta WHERE sandbox_id = $1 AND key = $2) AS value`,
       [OBSERVED_UNTIL, now.toISOString()],
     );
-    const previous = rows[0]?.value ? new Date(rows[0].value) : null;
+    const previous = rows[0]?.value && OBSERVATION_FORM.test(rows[0].value) ? new Date(rows[0].value) : null;
     if (!previous || previous > now) return;
     for (const window of DOWNTIME_WINDOWS) {
       for (const [event, at] of [['started', window.start], ['ended', window.end]] as const) {

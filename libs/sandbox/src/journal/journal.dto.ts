@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { CALLER_KINDS, type CallerKind, HINT_CODES, type HintCode, INSTANT } from '@app/common';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { CALLER_KINDS, type CallerKind, HINT_CODES, type HintCode, INSTANT, IsInstant, QueryNumber } from '@app/common';
 
 /** Entries per page at most (contract §14), and when `limit` is absent. */
 export const JOURNAL_PAGE_MAX = 500;
 export const JOURNAL_PAGE_DEFAULT = 100;
 
-const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
-const INSTANT_RULE = /T.*(Z|[+-]\d{2}:?\d{2})$/i;
+/** In a query a + must be sent as %2B, else it arrives as a space. */
+const INSTANT_QUERY_FORM = 'RFC 3339 with seconds and a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z or 2026-11-24T10:00:00%2B01:00';
 
 /** The filters of GET /admin/requests and GET /sandbox/requests (contract §14). */
 export class JournalQueryDto {
@@ -25,7 +24,7 @@ export class JournalQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 599, example: 401, description: 'Only answers with this HTTP status' })
   @IsOptional()
-  @Transform(toInteger)
+  @QueryNumber()
   @IsInt({ message: 'status must be an HTTP status code from 100 to 599' })
   @Min(100, { message: 'status must be an HTTP status code from 100 to 599' })
   @Max(599, { message: 'status must be an HTTP status code from 100 to 599' })
@@ -43,21 +42,19 @@ export class JournalQueryDto {
   @IsIn(HINT_CODES, { message: `hint must be one of ${HINT_CODES.join(', ')}` })
   hint?: HintCode;
 
-  @ApiPropertyOptional({ ...INSTANT, description: 'Only entries that arrived at or after this real time (not the sandbox clock)' })
+  @ApiPropertyOptional({ ...INSTANT, description: `Only entries that arrived at or after this real time (not the sandbox clock); ${INSTANT_QUERY_FORM}` })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z' })
-  @Matches(INSTANT_RULE, { message: 'since must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z' })
+  @IsInstant()
   since?: string;
 
-  @ApiPropertyOptional({ ...INSTANT, description: 'Only entries that arrived before this real time (not the sandbox clock)' })
+  @ApiPropertyOptional({ ...INSTANT, description: `Only entries that arrived before this real time (not the sandbox clock); ${INSTANT_QUERY_FORM}` })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T10:00:00Z' })
-  @Matches(INSTANT_RULE, { message: 'until must be an ISO 8601 timestamp with a time-zone offset or Z, e.g. 2026-11-24T10:00:00Z' })
+  @IsInstant()
   until?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: JOURNAL_PAGE_MAX, example: 50, description: `Entries per page; ${JOURNAL_PAGE_DEFAULT} when absent` })
   @IsOptional()
-  @Transform(toInteger)
+  @QueryNumber()
   @IsInt({ message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
   @Min(1, { message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
   @Max(JOURNAL_PAGE_MAX, { message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type JournalCaller, type JournalEntry, JournalRepository, NotFound, ValidationFailed } from '@app/common';
+import { type JournalCaller, type JournalEntry, JournalRepository, instantOf, NotFound, ValidationFailed } from '@app/common';
 import { JOURNAL_PAGE_DEFAULT, type JournalEntryDto, type JournalPageDto, type JournalQueryDto } from './journal.dto';
 
 /** The form of an X-Request-Id (contract §14). */
@@ -21,8 +21,8 @@ export class JournalService {
         status: query.status,
         pathPrefix: query.path_prefix,
         hint: query.hint,
-        since: query.since === undefined ? undefined : new Date(query.since),
-        until: query.until === undefined ? undefined : new Date(query.until),
+        since: query.since === undefined ? undefined : instantOf(query.since),
+        until: query.until === undefined ? undefined : instantOf(query.until),
         limit: query.limit ?? JOURNAL_PAGE_DEFAULT,
         after: query.after,
       },

@@ -1,6 +1,6 @@
 import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SelfServiceIp, Idempotent } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SANDBOX_CLOCK_RANGE, SelfServiceIp, Idempotent } from '@app/common';
 import type { Request } from 'express';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
@@ -36,7 +36,7 @@ export class SandboxesController {
   @ApiCreatedResponse({ type: SandboxCreatedDto })
   @ApiProblems(
     ...ADMIN_PROBLEMS,
-    { status: 400, description: 'A field missing or malformed' },
+    { status: 400, description: `A field missing or malformed, or clock.now outside the clock's range, ${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()} (VALIDATION_FAILED names it)` },
     { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist' },
     413,
     { status: 429, code: 'RATE_LIMITED', description: 'Self-service: SANDBOX_CREATE_PER_HOUR creations from this IP within 60 minutes (Retry-After: seconds until the oldest leaves the window)' },

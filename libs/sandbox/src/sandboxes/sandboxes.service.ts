@@ -4,6 +4,7 @@ import {
   DEFAULT_SANDBOX_ID,
   DomainError,
   hashSecret,
+  instantOf,
   InvalidState,
   newSecret,
   SandboxClock,
@@ -59,7 +60,7 @@ export class SandboxesService {
       seedDemo,
       demoPartnerKeyHash: demoPartnerKey === undefined ? null : hashSecret(demoPartnerKey),
       downtimeCalendar: dto.downtime_calendar ?? null,
-      clockNow: dto.clock ? new Date(dto.clock.now) : null,
+      clockNow: dto.clock ? instantOf(dto.clock.now) : null,
       clockFrozen: dto.clock?.frozen ?? false,
       fixture: dto.fixture ? storedFixture(dto.fixture) : null,
     };
@@ -160,7 +161,7 @@ export class SandboxesService {
   /** The data a sandbox starts with, in its context and the open transaction: clock, demo set, fixture. */
   private async populate(row: SandboxRow): Promise<void> {
     // The clock first: seeding reads it (personal numbers' century, timestamps).
-    if (row.clockNow) await this.clock.set(row.clockNow, row.clockFrozen);
+    if (row.clockNow) await this.clock.set(row.clockNow, row.clockFrozen, 'clock.now');
     else await this.clock.reset();
     if (row.id === DEFAULT_SANDBOX_ID) {
       await this.demo.seedDefault();

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { NestedObjectArray, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
 import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
 import { ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
 import { AccountDto } from '@app/savings';
@@ -21,8 +20,7 @@ export class SeedUserDto extends PutUserDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => OpenAccountDto)
+  @NestedObjectArray(() => OpenAccountDto)
   accounts?: OpenAccountDto[];
 }
 
@@ -41,8 +39,7 @@ export class SeedFixtureDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => SeedUserDto)
+  @NestedObjectArray(() => SeedUserDto)
   users?: SeedUserDto[];
 
   @ApiPropertyOptional({
@@ -52,16 +49,14 @@ export class SeedFixtureDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => CreatePartnerDto)
+  @NestedObjectArray(() => CreatePartnerDto)
   partners?: CreatePartnerDto[];
 
   @ApiPropertyOptional({ type: [SeedTppDto] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ITEMS)
-  @ValidateNested({ each: true })
-  @Type(() => SeedTppDto)
+  @NestedObjectArray(() => SeedTppDto)
   tpps?: SeedTppDto[];
 }
 
