@@ -50,9 +50,7 @@ describe('parseInstant: the one instant rule of the inputs (contract §2)', () =
     '20261127T100000Z',
     '2026-11-27T10:00:00,5Z',
     '2026-11-27T10Z',
-    '2026-11-27T10:00Z',
     '2026-11-27T10:00:00',
-    '2026-11-27T10:00:00+0100',
     '2026-11-27 10:00:00Z',
     '2026-02-29T10:00:00Z',
     '2100-02-29T10:00:00Z',
@@ -84,6 +82,14 @@ describe('parseInstant: the one instant rule of the inputs (contract §2)', () =
     expect(parseInstant('2026-11-27t10:00:00z')?.toISOString()).toBe('2026-11-27T10:00:00.000Z');
     expect(parseInstant('2026-11-27T10:00:00-00:00')?.toISOString()).toBe('2026-11-27T10:00:00.000Z');
     expect(parseInstant('2026-11-27T00:30:00+01:00')?.toISOString()).toBe('2026-11-26T23:30:00.000Z');
+  });
+
+  it('reads the ISO 8601 extended forms without seconds and with a ±HHMM offset, as the contract\'s prose writes them', () => {
+    expect(parseInstant('2025-11-01T00:00+01:00')?.toISOString()).toBe('2025-10-31T23:00:00.000Z');
+    expect(parseInstant('2026-11-27T10:00Z')?.toISOString()).toBe('2026-11-27T10:00:00.000Z');
+    expect(parseInstant('2026-11-27T10:00:00+0100')?.toISOString()).toBe('2026-11-27T09:00:00.000Z');
+    expect(parseInstant('2026-11-27T10:00.5Z')).toBeNull();
+    expect(parseInstant('2026-11-27T10:00:00+01')).toBeNull();
   });
 
   it('isWithin includes both ends and refuses an invalid Date', () => {

@@ -2,18 +2,19 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
  * The one instant (date-time) the service reads, in a body field or a query parameter (contract §2,
- * §6, §14, §16): RFC 3339's date-time, which is ISO 8601's extended format — a real calendar date,
- * `T`, hours 00–23, minutes and seconds, an optional fraction, then `Z` or an offset ±HH:MM. ISO 8601's
- * other spellings (week dates 2026-W48-5, ordinal dates 2026-332, the basic format 20261127T100000Z,
- * a decimal comma, reduced precision 2026-11-27T10Z) are refused: class-validator's IsISO8601 let
- * them through, and PostgreSQL or the clock then failed on them (a 500).
+ * §6, §14, §16): ISO 8601's extended date-time as RFC 3339 writes it — a real calendar date, `T`,
+ * hours 00–23 and minutes, optional seconds and fraction, then `Z` or an offset ±HH:MM (or ±HHMM) —
+ * so `2026-11-24T10:00+01:00`, which the contract's own prose writes, is read too. ISO 8601's other
+ * spellings (week dates 2026-W48-5, ordinal dates 2026-332, the basic format 20261127T100000Z, a
+ * decimal comma, an hour alone 2026-11-27T10Z) are refused: class-validator's IsISO8601 let them
+ * through, and PostgreSQL or the clock then failed on them (a 500).
  */
-const INSTANT_TEXT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const INSTANT_TEXT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:[Zz]|([+-])(\d{2}):?(\d{2}))$/;
 
 /** A date and time of day without an offset: local time, which names no instant. */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
-export const INSTANT_RULE = 'an RFC 3339 date-time with seconds and a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00 or 2026-11-24T09:00:00.5Z';
+export const INSTANT_RULE = 'an ISO 8601 date-time (RFC 3339) with a time-zone offset or Z, e.g. 2026-11-24T10:00:00+01:00, 2026-11-24T10:00+01:00 or 2026-11-24T09:00:00.5Z';
 
 /** A span of instants an input must fall in, both ends included; `what` names it in the refusal. */
 export interface InstantRange {
@@ -32,7 +33,7 @@ export function parseInstant(text: unknown): Date | null {
   if (typeof text !== 'string') return null;
   const match = INSTANT_TEXT.exec(text);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
   const milliseconds = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
   const [sign, offsetHours, offsetMinutes] = [match[8], Number(match[9] ?? 0), Number(match[10] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;

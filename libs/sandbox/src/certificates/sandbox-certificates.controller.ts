@@ -35,7 +35,7 @@ export class SandboxCertificatesController {
       'Offline: `npm run cli -- cert --pem-dir DIR`.',
   })
   @ApiCreatedResponse({ type: IssuedCertificateDto })
-  @ApiProblems({ status: 400, description: 'A malformed organization_id, an unknown role, an instant that is not an RFC 3339 date-time with seconds and an offset or Z or is outside 1950–9999 (what a certificate can state; a default too, by the sandbox clock), or not_after not after not_before (VALIDATION_FAILED names the field)' }, 413)
+  @ApiProblems({ status: 400, description: 'A malformed organization_id, an unknown role, an instant that is not an ISO 8601 date-time with an offset or Z or is outside 1950–9999 (what a certificate can state; a default too, by the sandbox clock), or not_after not after not_before (VALIDATION_FAILED names the field)' }, 413)
   issue(@Body() dto: IssueCertificateDto): Promise<IssuedCertificateDto> {
     return this.certificates.issue(dto);
   }

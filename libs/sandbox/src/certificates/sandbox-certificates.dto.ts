@@ -4,7 +4,7 @@ import { INSTANT, IsInstant } from '@app/common';
 import { CERTIFICATE_VALIDITY_RANGE, PSD2_ROLES, type Psd2Role } from '@app/directory';
 import { ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
 
-const VALIDITY = `RFC 3339 with seconds and an offset or Z, from ${CERTIFICATE_VALIDITY_RANGE.earliest.toISOString()} to ${CERTIFICATE_VALIDITY_RANGE.latest.toISOString()} (what a certificate can state).`;
+const VALIDITY = `ISO 8601 date-time (RFC 3339) with an offset or Z, from ${CERTIFICATE_VALIDITY_RANGE.earliest.toISOString()} to ${CERTIFICATE_VALIDITY_RANGE.latest.toISOString()} (what a certificate can state).`;
 
 /** POST /sandbox/certificates (contract §16). */
 export class IssueCertificateDto {

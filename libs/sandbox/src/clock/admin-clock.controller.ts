@@ -23,7 +23,7 @@ export class AdminClockController {
   @Put()
   @ApiOperation({ summary: 'Set the sandbox clock', description: 'Runs on from `now`, or stands still with `frozen: true`. Every instance sees it within a second.' })
   @ApiOkResponse({ type: ClockResponseDto })
-  @ApiProblems({ status: 400, description: `now missing, not an RFC 3339 date-time with seconds and an offset or Z, or outside the clock's range, ${CLOCK_RANGE_TEXT}` }, 413)
+  @ApiProblems({ status: 400, description: `now missing, not an ISO 8601 date-time with an offset or Z, or outside the clock's range, ${CLOCK_RANGE_TEXT}` }, 413)
   setClock(@Body() dto: SetClockDto): Promise<ClockResponseDto> {
     return this.service.set(dto.now, dto.frozen ?? false);
   }

@@ -9,7 +9,7 @@ export class SetClockDto {
   @ApiProperty({
     ...INSTANT,
     example: '2026-11-24T10:00:00+01:00',
-    description: `RFC 3339 with seconds and a time-zone offset or Z, from ${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()} (the clock's range)`,
+    description: `ISO 8601 date-time (RFC 3339) with a time-zone offset or Z, from ${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()} (the clock's range)`,
   })
   @IsInstant(SANDBOX_CLOCK_RANGE)
   now: string;

@@ -21,7 +21,7 @@ export class AdminRequestsController {
   @Get()
   @ApiOperation({ summary: 'The request journal of this sandbox', description: LIST_DESCRIPTION })
   @ApiOkResponse({ type: JournalPageDto })
-  @ApiProblems({ status: 400, description: 'A filter with a bad value, e.g. since or until not an RFC 3339 date-time with seconds and an offset or Z (VALIDATION_FAILED names it)' })
+  @ApiProblems({ status: 400, description: 'A filter with a bad value, e.g. since or until not an ISO 8601 date-time with an offset or Z (VALIDATION_FAILED names it)' })
   listRequests(@Query() query: JournalQueryDto): Promise<JournalPageDto> {
     return this.journal.page(query);
   }
@@ -49,7 +49,7 @@ export class SandboxRequestsController {
     description: `A TPP (by its test certificate) or a partner (by its key) sees its own entries only, with the filters of GET /admin/requests. ${LIST_DESCRIPTION}`,
   })
   @ApiOkResponse({ type: JournalPageDto })
-  @ApiProblems({ status: 400, description: 'A filter with a bad value, e.g. since or until not an RFC 3339 date-time with seconds and an offset or Z (VALIDATION_FAILED names it)' })
+  @ApiProblems({ status: 400, description: 'A filter with a bad value, e.g. since or until not an ISO 8601 date-time with an offset or Z (VALIDATION_FAILED names it)' })
   listOwnRequests(@CurrentJournalReader() reader: JournalCaller, @Query() query: JournalQueryDto): Promise<JournalPageDto> {
     return this.journal.page(query, reader);
   }

@@ -7,7 +7,7 @@ export const JOURNAL_PAGE_MAX = 500;
 export const JOURNAL_PAGE_DEFAULT = 100;
 
 /** In a query a + must be sent as %2B, else it arrives as a space. */
-const INSTANT_QUERY_FORM = 'RFC 3339 with seconds and a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z or 2026-11-24T10:00:00%2B01:00';
+const INSTANT_QUERY_FORM = 'ISO 8601 date-time (RFC 3339) with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z or 2026-11-24T10:00:00%2B01:00';
 
 /** The filters of GET /admin/requests and GET /sandbox/requests (contract §14). */
 export class JournalQueryDto {
