@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DomainError, STATUS_OF_KIND } from '@app/common';
 import { EidOrderService } from '@app/eid';
-import { newUser } from './support/psd2';
+import { expectOAuthError, newUser, Psd2Client } from './support/psd2';
 import { describeOnServer } from './support/server-only';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -75,6 +75,34 @@ describe('eid order changes under contention (issue 14, contract §2, §4)', () 
     await act(app.id, 'open', { personal_number: user }).expect(204);
     expect(await versionOf(app.id)).toBe(versions[0] + 1);
     expect(await orders.get(app.id)).toMatchObject({ personalNumber: user });
+  });
+
+  it('answers a contended order over HTTP as the document says: 503 CONCURRENT_CHANGES with Retry-After: 1 at status, cancel and the simulator, temporarily_unavailable at the token endpoint (contract §1, §2)', async () => {
+    const tpp = await Psd2Client.create(t);
+    const user = await newUser(t, { eid: 'MANUAL' });
+    const { pendingCode } = await tpp.pendingCode({ user });
+    const [{ id: orderId }] = await db.query<Array<{ id: string }>>('SELECT id FROM eid_order WHERE personal_number = $1', [user]);
+    await db.query('INSERT INTO test_contended_order (id) VALUES ($1)', [orderId]);
+    const expectContended = (res: { status: number; headers: Record<string, string>; body: { reason?: { code?: string } } }) => {
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body.reason?.code).toBe('CONCURRENT_CHANGES');
+    };
+
+    expectContended(await tpp.cancel(pendingCode));
+    expectContended(await t.http.post(`/sandbox/eid/operations/${orderId}/complete`));
+    // Past the 30 s start rule, reading the order closes it (START_FAILED): a change that loses too.
+    await t.clock.advance(31);
+    expectContended(await tpp.status(pendingCode));
+    const exchange = await tpp.exchange(pendingCode);
+    expectOAuthError(exchange, 503, 'temporarily_unavailable');
+    expect(exchange.headers['retry-after']).toBe('1');
+
+    // Each answer was checked against /openapi.json by the harness; nothing was changed.
+    const [row] = await db.query<Array<{ status: string }>>('SELECT status FROM eid_order WHERE id = $1', [orderId]);
+    expect(row.status).toBe('PENDING');
+    await db.query('DELETE FROM test_contended_order WHERE id = $1', [orderId]);
+    expect((await tpp.status(pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'FAILED', hint_code: 'START_FAILED' });
   });
 });
 

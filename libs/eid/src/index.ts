@@ -12,6 +12,7 @@ export type { PendingHintCode, FailedHintCode, HintCode, EidBehaviour, FailEidBe
 export { EidUserDirectory } from './eid-user-directory';
 export type { EidUserCard } from './eid-user-directory';
 export { EidOrderService } from './orders/eid-order.service';
+export { EID_ORDER_CONTENDED } from './eid.errors';
 export { isOpenOrder, shownHintCode } from './orders/eid-order';
 export type { EidOrder, EidOrderReference, StartedEidOrder } from './orders/eid-order';
 export { EID_ORDER_STATUSES, EID_ORDER_KINDS, EID_CHANNELS, OPEN_STATUSES, CALL_INITIATORS, ACTIVATION_LIMIT_S, ORDER_LIFETIME_S } from './orders/eid-order-status';

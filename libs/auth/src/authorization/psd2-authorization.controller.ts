@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT, Idempotent } from '@app/common';
+import { EID_ORDER_CONTENDED } from '@app/eid';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address';
@@ -82,6 +83,7 @@ export class Psd2AuthorizationController {
   @ApiProblems(
     { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
     { status: 429, code: 'POLLING_TOO_FAST', description: 'QR_CODE mode: less than a second since the last status call (Retry-After: 1)' },
+    EID_ORDER_CONTENDED,
   )
   status(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client): Promise<AuthenticationStatusDto> {
     return this.service.status(dto.pending_code, client);
@@ -94,6 +96,7 @@ export class Psd2AuthorizationController {
   @ApiProblems(
     { status: 404, description: 'No authentication with this pending_code belongs to this TPP' },
     { status: 409, code: 'INVALID_STATE', description: 'The authentication is COMPLETE or FAILED (bank §7.4 rule 2)' },
+    EID_ORDER_CONTENDED,
   )
   async cancel(@Body() dto: PendingCodeDto, @CurrentPsd2Client() client: Psd2Client): Promise<void> {
     await this.service.cancel(dto.pending_code, client);

@@ -9,7 +9,7 @@ const example = (error: string, error_description: string) => ({ value: { error,
  * downtime and body size included, so an OAuth library reads each one (issue 13). Its Cache-Control,
  * WWW-Authenticate and Retry-After headers are added to the document by describeResponseHeaders.
  */
-export function ApiOAuthErrors() {
+export function ApiOAuthErrors(options: { changesEidOrders?: boolean } = {}) {
   const schema = { $ref: getSchemaPath(OAuthErrorDto) };
   return applyDecorators(
     ApiExtraModels(OAuthErrorDto),
@@ -47,9 +47,19 @@ export function ApiOAuthErrors() {
     }),
     ApiResponse({
       status: 503,
-      description: 'temporarily_unavailable: inside a planned downtime window of bank §8 (sandbox clock), with Retry-After in seconds (contract §7)',
+      description:
+        'temporarily_unavailable: inside a planned downtime window of bank §8 (sandbox clock), with Retry-After in seconds (contract §7)' +
+        (options.changesEidOrders ? '; or concurrent requests kept changing the pending code\'s eid order, so this one changed nothing (Retry-After: 1)' : ''),
       content: {
-        'application/json': { schema, example: { error: 'temporarily_unavailable', error_description: 'Planned downtime until 2026-11-22T07:45:00+01:00 (bank §8).' } },
+        'application/json': {
+          schema,
+          examples: {
+            planned_downtime: example('temporarily_unavailable', 'Planned downtime until 2026-11-22T07:45:00+01:00 (bank §8).'),
+            ...(options.changesEidOrders
+              ? { concurrent_changes: example('temporarily_unavailable', 'The eid order 0b4bd1a4-8f5e-4bb5-9a57-2f5c3e9c6d11 kept changing under concurrent requests; try again.') }
+              : {}),
+          },
+        },
       },
     }),
   );

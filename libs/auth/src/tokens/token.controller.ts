@@ -29,7 +29,8 @@ export class TokenController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: TokenRequestFormDto })
   @ApiOkResponse({ type: TokenResponseDto })
-  @ApiOAuthErrors()
+  // The pending-code exchange reads its eid order, which may be contended (contract §4).
+  @ApiOAuthErrors({ changesEidOrders: true })
   issueToken(@CurrentPsd2Client() client: Psd2Client, @FormBody() form: Record<string, unknown>): Promise<TokenResponseDto> {
     return this.tokens.issue(form, client);
   }

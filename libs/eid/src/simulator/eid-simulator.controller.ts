@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from
 import type { Response } from 'express';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, ApiProblems, Public, UuidPipe } from '@app/common';
+import { EID_ORDER_CONTENDED } from '../eid.errors';
 import { EidSimulatorService } from './eid-simulator.service';
 import {
   FailOrderDto,
@@ -37,7 +38,7 @@ export class EidSimulatorController {
       'For an authentication, personal_number chooses who authenticates; for a signing it must be the subject (else 403).',
   })
   @ApiOkResponse({ type: OpenedOrderDto })
-  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413)
+  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413, EID_ORDER_CONTENDED)
   async openOrder(@Body() dto: OpenOrderDto): Promise<OpenedOrderDto> {
     const order = await this.simulator.openByToken(dto.token, dto.personal_number);
     return { operation_id: order.id, kind: order.kind, status: order.status };
@@ -58,7 +59,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiOkResponse({ type: OperationViewDto })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, EID_ORDER_CONTENDED)
   viewOperation(@Param('operation_id', OPERATION) id: string): Promise<OperationViewDto> {
     return this.simulator.view(id);
   }
@@ -72,7 +73,7 @@ export class EidSimulatorController {
   @ApiParam(OPERATION_PARAM)
   @ApiProduces('image/svg+xml')
   @ApiOkResponse({ description: 'An SVG image of the current QR string', content: { 'image/svg+xml': { schema: { type: 'string' } } } })
-  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'A phone order (no QR code), or no longer open' })
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'A phone order (no QR code), or no longer open' }, EID_ORDER_CONTENDED)
   async qrImage(@Param('operation_id', OPERATION) id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
     const svg = await this.simulator.qrImage(id);
     res.type('image/svg+xml');
@@ -90,7 +91,7 @@ export class EidSimulatorController {
   @ApiParam(OPERATION_PARAM)
   @ApiBody({ type: OpenOperationDto, required: false })
   @ApiNoContentResponse()
-  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413)
+  @ApiProblems(400, { status: 403, code: 'FORBIDDEN', description: 'Not the signing\'s subject' }, 404, NOT_OPEN, 413, EID_ORDER_CONTENDED)
   async openOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: OpenOperationDto): Promise<void> {
     await this.simulator.open(id, dto?.personal_number);
   }
@@ -103,7 +104,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN)
+  @ApiProblems(400, 404, NOT_OPEN, EID_ORDER_CONTENDED)
   async completeOperation(@Param('operation_id', OPERATION) id: string): Promise<void> {
     await this.simulator.complete(id);
   }
@@ -116,7 +117,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN, 413)
+  @ApiProblems(400, 404, NOT_OPEN, 413, EID_ORDER_CONTENDED)
   async failOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: FailOrderDto): Promise<void> {
     await this.simulator.fail(id, dto.hint_code);
   }
@@ -129,7 +130,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, NOT_OPEN, 413)
+  @ApiProblems(400, 404, NOT_OPEN, 413, EID_ORDER_CONTENDED)
   async hintOperation(@Param('operation_id', OPERATION) id: string, @Body() dto: HintOrderDto): Promise<void> {
     await this.simulator.hint(id, dto.hint_code);
   }
@@ -142,7 +143,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' }, EID_ORDER_CONTENDED)
   async confirmCall(@Param('operation_id', OPERATION) id: string): Promise<void> {
     await this.simulator.confirmCall(id);
   }
@@ -155,7 +156,7 @@ export class EidSimulatorController {
   })
   @ApiParam(OPERATION_PARAM)
   @ApiNoContentResponse()
-  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' })
+  @ApiProblems(400, 404, { ...NOT_OPEN, description: 'Not a phone order, or no longer open' }, EID_ORDER_CONTENDED)
   async declineCall(@Param('operation_id', OPERATION) id: string): Promise<void> {
     await this.simulator.declineCall(id);
   }

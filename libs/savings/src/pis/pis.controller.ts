@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AllowTokenKinds, CurrentPsd2Caller, Psd2Bearer, type Psd2Caller, RequirePsuIpAddress, RequireScope } from '@app/auth';
 import { API_TAG, ApiInterface, ApiProblems, UuidPipe, Idempotent } from '@app/common';
+import { EID_ORDER_CONTENDED } from '@app/eid';
 import { ACCOUNT_PARAM } from '../ais/path-params';
 import { CollectTransferSigningDto, StartTransferSigningDto, TransferSigningStartedDto, TransferSigningStatusDto } from '../signing/signing.dto';
 import { TransferSigningService } from '../signing/transfer-signing.service';
@@ -75,7 +76,7 @@ export class PisController {
   @RequirePsuIpAddress()
   @ApiOperation({ summary: 'Collect a transfer signing', description: 'The statuses and hint codes of bank §3.2; COMPLETE signs the transfers.' })
   @ApiOkResponse({ type: TransferSigningStatusDto })
-  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, 413)
+  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, 413, EID_ORDER_CONTENDED)
   collectSigning(@Body() dto: CollectTransferSigningDto, @CurrentPsd2Caller() caller: Psd2Caller): Promise<TransferSigningStatusDto> {
     return this.signing.collect(dto.signing_id, caller);
   }
@@ -85,7 +86,7 @@ export class PisController {
   @ApiOperation({ summary: 'Sandbox only: simulate the signature', description: 'The signing is COMPLETE and its transfers SIGNED.' })
   @ApiParam({ name: 'signingId', format: 'uuid', description: 'The signing-id segment: signing_id from signing/start' })
   @ApiNoContentResponse()
-  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, NOT_OPEN)
+  @ApiProblems({ status: 404, description: 'No transfer signing with this signing_id of this TPP and user' }, NOT_OPEN, EID_ORDER_CONTENDED)
   async signBankId(@Param('signingId', new UuidPipe('signing-id')) signingId: string, @CurrentPsd2Caller() caller: Psd2Caller): Promise<void> {
     await this.signing.signNow(signingId, caller);
   }

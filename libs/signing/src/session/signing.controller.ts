@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { API_TAG, ApiInterface, ApiProblems, CallerIp, Idempotent } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
+import { EID_ORDER_CONTENDED } from '@app/eid';
 import { CollectSigningResponseDto, ParticipantRequestDto, StartPhoneSigningDto, StartSigningResponseDto } from './signing.dto';
 import { SigningService } from './signing.service';
 
@@ -22,6 +23,8 @@ const SIGNING_PROBLEMS = [
   { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   { status: 404, description: 'No participant with this id of this partner; on start and start/phone also one of a withdrawn loan application' },
   413,
+  // Every route reads or changes the person's eid order (a start replaces an open one).
+  EID_ORDER_CONTENDED,
 ];
 
 /** The partner signing interface (bank §4.4), under {partner_base_url} with and without /partner (contract §1). */

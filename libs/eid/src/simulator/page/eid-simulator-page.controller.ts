@@ -5,6 +5,7 @@ import { API_TAG, ApiInterface, ApiProblems, asksForHtml, Public, type RequestWi
 import { EidSimulatorPageService } from './eid-simulator-page.service';
 import { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 import { renderEidSimulatorPage } from './eid-simulator-page';
+import { EID_ORDER_CONTENDED } from '../../eid.errors';
 
 /** GET /sandbox/eid: the simulator as a web page for testers (contract §4). */
 @ApiInterface(API_TAG.sandbox)
@@ -37,7 +38,8 @@ export class EidSimulatorPageController {
       status: 404,
       description: 'An unknown order: shown on the page to a browser, else a problem (contract §2)',
       alsoAs: { 'text/html': { schema: { type: 'string' } } },
-    },
+    },    // Opening or showing an order applies its time rules, which may change it.
+    EID_ORDER_CONTENDED,
   )
   async page(@Query() query: EidSimulatorPageQueryDto, @Req() req: Request & RequestWithSandbox, @Res({ passthrough: true }) res: Response): Promise<string> {
     // A browser (it names text/html) gets its errors on the page; every other client, `*/*` too, the
