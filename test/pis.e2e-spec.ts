@@ -348,6 +348,32 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       expect((await p.balance()).balance).toBe(10);
     });
 
+    it('a transfer signed after its transfer date is REJECTED with TRANSFER_DATE_PASSED, and nothing is booked on the day gone (bank §4.2 rule 2, contract §10)', async () => {
+      const p = await payer({ balance: 100 });
+      const late = (await p.order({ amount: 10, transfer_date: '2026-11-25' }).expect(201)).body.reference_id;
+      const onTime = await signedTransfer(p, { amount: 5, transfer_date: '2026-11-25' });
+      // The day after the transfer date, the signature comes too late; one signed in time still pays.
+      await t.clock.freeze('2026-11-26T09:00:00+01:00');
+      await p.renew();
+      expect((await p.collect((await p.startSigning([late]).expect(200)).body.signing_id).expect(200)).body).toEqual({ status: 'COMPLETE' });
+      await runJobs();
+      expect((await p.status(late).expect(200)).body).toEqual({ reference_id: late, status: 'REJECTED', rejection_reason: 'TRANSFER_DATE_PASSED' });
+      expect((await p.status(onTime).expect(200)).body.status).toBe('EXECUTED');
+      expect(await p.balance()).toEqual(expect.objectContaining({ balance: 95, available_balance: 95 }));
+      const details = await t.http.get(`/v2/accounts/${p.account}`).set(p.headers()).expect(200);
+      expect(details.body.transactions.map((x: { reference_id: string }) => x.reference_id)).toEqual([onTime]);
+    });
+
+    it('a transfer dated today and signed before midnight Stockholm executes (bank §4.2, contract §10)', async () => {
+      const p = await payer({ balance: 100 });
+      await t.clock.freeze('2026-11-25T23:59:00+01:00');
+      await p.renew();
+      const ref = await signedTransfer(p, { amount: 10, transfer_date: '2026-11-25' });
+      await t.clock.freeze('2026-11-26T00:00:30+01:00');
+      await runJobs();
+      expect((await p.status(ref).expect(200)).body.status).toBe('EXECUTED');
+    });
+
     it('an unsigned transfer never executes', async () => {
       const p = await payer();
       const ref = (await p.order({ transfer_date: '2026-11-24' }).expect(201)).body.reference_id;
@@ -441,6 +467,22 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ENDED' });
       expect((await p.balance()).balance).toBe(980);
+    });
+
+    it('a recurring transfer signed after its first dates rejects the occurrences dated before its signature (TRANSFER_DATE_PASSED) and pays the later ones (bank §4.2 rule 2, contract §10)', async () => {
+      const p = await payer({ balance: 1000 });
+      const ref = (await p.orderRecurring({ amount: 10, transfer_date: '2026-11-25', frequency: 'WEEKLY' }).expect(201)).body.reference_id;
+      await t.clock.freeze('2026-12-03T12:00:00+01:00');
+      await p.renew();
+      await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
+      await t.clock.freeze('2026-12-09T12:00:00+01:00');
+      await p.renew();
+      await runJobs();
+      const transfers = (await t.http.get(`/v2/accounts/${p.account}/transfers`).set(p.headers()).expect(200)).body.transfers as Array<Record<string, string>>;
+      const byDate = Object.fromEntries(transfers.map((x) => [x.transfer_date, [x.status, x.rejection_reason].filter(Boolean).join(' ')]));
+      expect(byDate).toEqual({ '2026-11-25': 'REJECTED TRANSFER_DATE_PASSED', '2026-12-02': 'REJECTED TRANSFER_DATE_PASSED', '2026-12-09': 'EXECUTED' });
+      expect((await p.balance()).balance).toBe(990);
+      expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ACTIVE', next_transfer_date: '2026-12-16' });
     });
 
     it('DELETE stops the future occurrences (204, DELETED)', async () => {

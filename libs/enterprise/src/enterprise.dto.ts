@@ -44,7 +44,7 @@ export class EnterpriseTokenResponseDto {
   @ApiProperty({ description: 'Opaque bearer value' })
   access_token: string;
 
-  @ApiProperty({ example: 300, description: 'Seconds (bank §4.6)' })
+  @ApiProperty({ type: 'integer', example: 300, description: 'Seconds (bank §4.6)' })
   expires_in: number;
 
   @ApiProperty({ enum: ['bearer'] })

@@ -6,7 +6,7 @@ export class TokenResponseDto {
   @ApiProperty({ description: 'Opaque bearer value' })
   access_token: string;
 
-  @ApiProperty({ example: 1800, description: 'Seconds: authenticate 1800, authorize and refresh 300, non-authenticated 1800 or the TPP\'s setting' })
+  @ApiProperty({ type: 'integer', example: 1800, description: 'Seconds: authenticate 1800, authorize and refresh 300, non-authenticated 1800 or the TPP\'s setting' })
   expires_in: number;
 
   @ApiProperty({ enum: ['bearer'] })
@@ -18,7 +18,7 @@ export class TokenResponseDto {
   @ApiPropertyOptional({ description: 'Authorize flow with AIS only: valid 180 days, 4 uses a day' })
   refresh_token?: string;
 
-  @ApiPropertyOptional({ example: 15552000, description: 'Seconds the refresh token stays valid (180 days)' })
+  @ApiPropertyOptional({ type: 'integer', example: 15552000, description: 'Seconds the refresh token stays valid (180 days)' })
   refresh_token_expires_in?: number;
 }
 

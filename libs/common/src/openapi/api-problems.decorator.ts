@@ -19,7 +19,7 @@ export class ProblemDto {
   @ApiProperty({ description: 'The HTTP reason phrase', example: 'Bad Request' })
   title: string;
 
-  @ApiProperty({ example: 400 })
+  @ApiProperty({ type: 'integer', example: 400 })
   status: number;
 
   @ApiProperty({ description: 'The request path', example: '/admin/users/191212121212' })

@@ -76,8 +76,8 @@ export class EidOrderService {
       RequestHints.raise('START_AFTER_COLLECT_ERROR');
       return order;
     }
-    const secondsAgo = Math.floor((now.getTime() - order.finalReportedAt.getTime()) / 1000);
-    if (secondsAgo > POLLED_AFTER_FINAL_S) RequestHints.raise('POLLED_AFTER_FINAL', { state: order.status, secondsAgo });
+    const sinceFinal = now.getTime() - order.finalReportedAt.getTime();
+    if (sinceFinal > POLLED_AFTER_FINAL_S * 1000) RequestHints.raise('POLLED_AFTER_FINAL', { state: order.status, secondsAgo: Math.floor(sinceFinal / 1000) });
     return order;
   }
 

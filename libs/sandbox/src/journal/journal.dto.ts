@@ -135,10 +135,10 @@ export class JournalEntryDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Query parameters, secret ones "[redacted]"' })
   query: Record<string, unknown>;
 
-  @ApiProperty({ example: 200 })
+  @ApiProperty({ type: 'integer', example: 200 })
   status: number;
 
-  @ApiProperty({ example: 12 })
+  @ApiProperty({ type: 'integer', example: 12, description: 'Whole milliseconds' })
   duration_ms: number;
 
   @ApiProperty({ type: JournalCallerDto, description: 'What the request identified, even when it was then refused' })

@@ -61,7 +61,12 @@ export class TransferExecutionService {
     return this.db.transaction(async () => {
       const transfer = await this.transfers.lockForExecution(referenceId);
       if (!transfer) return null;
-      // Validation at execution (bank §4.2 rule 2): the balance must cover it.
+      // Validation at execution (bank §4.2 rule 2): signed by the end of its date, and covered by the
+      // balance. A late signature is not paid on a later day, nor booked on a day already gone.
+      if (signedAfterItsDate(transfer)) {
+        await this.transfers.markRejected(referenceId, 'TRANSFER_DATE_PASSED');
+        return 'rejected';
+      }
       if (!(await this.accounts.debit(transfer.accountNumber, transfer.amount))) {
         await this.transfers.markRejected(referenceId, 'INSUFFICIENT_FUNDS');
         return 'rejected';
@@ -120,6 +125,11 @@ export class TransferExecutionService {
       await this.recurring.recordOccurrences(referenceId, booked, !withinEnd(next));
     });
   }
+}
+
+/** Signed on a Stockholm day after the transfer's date (a recurring transfer's occurrences carry its signature). */
+function signedAfterItsDate(transfer: TransferEntity): boolean {
+  return transfer.signedAt !== null && stockholmToday(transfer.signedAt) > transfer.transferDate;
 }
 
 /** 00:00 Stockholm on the transfer's date, or the signature if that came later (a transfer dated today). */

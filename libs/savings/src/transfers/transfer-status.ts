@@ -12,8 +12,11 @@ export const TRANSFER_LIFECYCLE = defineLifecycle(TRANSFER_STATUSES, {
   DELETED: [],
 });
 
-/** Why execution refused a transfer (contract §10 `rejection_reason`, bank §4.2 rule 2). */
-export const REJECTION_REASONS = ['INSUFFICIENT_FUNDS'] as const;
+/**
+ * Why execution refused a transfer (contract §10 `rejection_reason`, bank §4.2 rule 2): the balance
+ * did not cover it, or it was signed after its transfer date (Stockholm), too late to pay on that date.
+ */
+export const REJECTION_REASONS = ['INSUFFICIENT_FUNDS', 'TRANSFER_DATE_PASSED'] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /** Recurring transfer lifecycle (contract §10), one table. */
