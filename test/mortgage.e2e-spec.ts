@@ -230,6 +230,17 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
       expectProblem(await accept(offered), 409, 'INVALID_STATE');
     });
 
+    it('expires at the very instant its expiry_date states, also when created at a fraction of a second (contract §9)', async () => {
+      await t.clock.set('2026-11-24T09:00:00.900Z', true);
+      const offered = (await create({ applicants: [await applicant()], loan_amount: 1_000_000 }).expect(201)).body;
+      expect(offered.expiry_date).toBe('2026-12-24T09:00:00Z');
+      await t.clock.set('2026-12-24T08:59:59.999Z', true);
+      expect((await status(offered.id).expect(200)).body.status).toEqual({ type: 'OFFER_GENERATED' });
+      await t.clock.set('2026-12-24T09:00:00.000Z', true);
+      expect((await status(offered.id).expect(200)).body.status).toEqual({ type: 'EXPIRED' });
+      expectProblem(await accept(offered.id), 409, 'INVALID_STATE');
+    });
+
     it('the participants of an EXPIRED pre-approval cannot start a signing: 409 INVALID_STATE on start and start/phone, also before the job has run (contract §2, §9)', async () => {
       const ongoing = await accepted([await applicant(), await applicant()]);
       await sign(ongoing.participants[0].id);

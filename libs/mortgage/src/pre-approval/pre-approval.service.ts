@@ -45,7 +45,8 @@ export class PreApprovalService implements OnModuleInit {
       status: 'OFFER_GENERATED',
       withUnsecuredLoan: null,
       createdAt: now,
-      expiryDate: new Date(now.getTime() + PRE_APPROVAL_VALIDITY_DAYS * DAY_MS),
+      // To the whole second, as expiry_date shows it: the offer expires at the instant it states (contract §9).
+      expiryDate: new Date(Math.floor((now.getTime() + PRE_APPROVAL_VALIDITY_DAYS * DAY_MS) / 1000) * 1000),
       processingAt: null,
       decidedAt: null,
       customerServiceReference: null,
