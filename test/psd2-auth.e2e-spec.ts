@@ -50,6 +50,19 @@ describe('PSD2 authentication (bank §2.1–2.3, §3.1, §4.1; contract §3–§
       expectProblem(await noRoles.start({ user: await newUser(t), scopes: 'AIS' }), 403, 'ROLE_NOT_IN_CERTIFICATE');
     });
 
+    it('refuses a scope without its role with the credentials, before the body\'s other fields and PSU-IP-Address are checked: 403 before 400 (contract §1, §3; bank §1)', async () => {
+      const user = await newUser(t);
+      const noRoles = new Psd2Client(t, await certificate([]));
+      const aiOnly = new Psd2Client(t, await certificate(['PSP_AI']));
+      const badIp = { end_user_ip: 'nope', start_mode: 'AUTO_START', scopes: 'AIS' };
+      expectProblem(await noRoles.start({ user, body: badIp }), 403, 'ROLE_NOT_IN_CERTIFICATE');
+      expectProblem(await aiOnly.start({ user, body: { ...badIp, scopes: 'AIS,PIS', unknown: 1 } }), 403, 'ROLE_NOT_IN_CERTIFICATE');
+      expectProblem(await aiOnly.start({ user, flow: 'authorize', scopes: 'PIS', headers: { 'PSU-IP-Address': undefined } }), 403, 'ROLE_NOT_IN_CERTIFICATE');
+      // Scopes the certificate covers, or scopes that cannot be read, leave the answer to the validation.
+      expect(expectProblem(await aiOnly.start({ user, body: badIp }), 400, 'VALIDATION_FAILED').reason.message).toContain('end_user_ip');
+      expect(expectProblem(await noRoles.start({ user, body: { ...badIp, scopes: 'AIS;PIS' } }), 400, 'VALIDATION_FAILED').reason.message).toContain('scopes');
+    });
+
     it('answers 401 without a certificate, or with one that does not parse (contract §3)', async () => {
       const user = await newUser(t);
       expectProblem(await tpp.start({ user, headers: { 'X-PSD2-CLIENT-TEST-CERT': undefined } }), 401, 'UNAUTHORIZED');

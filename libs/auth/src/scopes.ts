@@ -1,4 +1,5 @@
 import type { Psd2Role } from '@app/directory';
+import { RoleNotInCertificate } from './auth.errors';
 
 /** PSD2 scopes and the certificate role each needs (bank §1). */
 export const SCOPES = ['AIS', 'PIS'] as const;
@@ -20,3 +21,9 @@ export function parseScopes(text: string): Scope[] | null {
 
 /** Contract §5: the token response's scope is space-separated, e.g. "AIS PIS". */
 export const scopeText = (scopes: readonly Scope[]): string => scopes.join(' ');
+
+/** Bank §1: only roles present in the certificate may be used; each scope needs its role (403 ROLE_NOT_IN_CERTIFICATE). */
+export function requireRolesFor(scopes: readonly Scope[], roles: readonly Psd2Role[]): void {
+  const uncovered = scopes.find((scope) => !roles.includes(ROLE_OF_SCOPE[scope]));
+  if (uncovered) throw new RoleNotInCertificate(uncovered, ROLE_OF_SCOPE[uncovered]);
+}

@@ -3,6 +3,7 @@ import { ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@n
 import { API_TAG, ApiInterface, ApiProblems, PERSONAL_NUMBER_INPUT, Idempotent } from '@app/common';
 import { EID_ORDER_CONTENDED } from '@app/eid';
 import { CurrentPsd2Client, Psd2Certificate } from '../certificate/psd2-client.decorator';
+import { ScopesAskedInBody } from '../certificate/psd2-certificate.strategy';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { PsuIpAddress } from '../psu-ip-address';
 import {
@@ -39,6 +40,7 @@ export class Psd2AuthorizationController {
 
   @Post('authenticate')
   @HttpCode(200)
+  @ScopesAskedInBody()
   @Idempotent()
   @ApiOperation({ summary: 'Start the authenticate flow (bank §2.1, §2.2)', description: `${START_DESCRIPTION} Yields an access token of 30 minutes, no refresh token.` })
   @ApiHeader(SANDBOX_USER_HEADER)
@@ -56,6 +58,7 @@ export class Psd2AuthorizationController {
 
   @Post('authorize')
   @HttpCode(200)
+  @ScopesAskedInBody()
   @Idempotent()
   @ApiOperation({
     summary: 'Start the authorize flow (bank §2.1, §2.2)',

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { hashUuidSecret, type PersonalNumber, PersonalNumberReader, RequestHints, SandboxConfig, ValidationFailed } from '@app/common';
 import { UserService } from '@app/directory';
 import { type EidOrder, EidOrderService, isOpenOrder, shownHintCode } from '@app/eid';
-import { PollingTooFast, RoleNotInCertificate, UnknownPendingCode } from '../auth.errors';
+import { PollingTooFast, UnknownPendingCode } from '../auth.errors';
 import type { Psd2Client } from '../certificate/psd2-client';
-import { parseScopes, ROLE_OF_SCOPE, type Scope, scopesOfRoles, scopeText } from '../scopes';
+import { parseScopes, requireRolesFor, type Scope, scopesOfRoles, scopeText } from '../scopes';
 import { AuthenticationStatusDto, StartAuthenticationDto, StartAuthenticationResponseDto } from './authorization.dto';
 import { type AuthFlow, Psd2AuthorizationEntity } from './psd2-authorization.entity';
 import { Psd2AuthorizationRepository } from './psd2-authorization.repository';
@@ -30,9 +30,8 @@ export class Psd2AuthorizationService {
 
   async start(flow: AuthFlow, dto: StartAuthenticationDto, context: StartContext): Promise<StartAuthenticationResponseDto> {
     const scopes = parseScopes(dto.scopes) as Scope[];
-    for (const scope of scopes) {
-      if (!context.client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
-    }
+    // Refused before validation already (ScopesAskedInBody, contract §1); the use case holds the rule itself too.
+    requireRolesFor(scopes, context.client.roles);
     const allowed = scopesOfRoles(context.client.roles);
     if (scopes.length < allowed.length) RequestHints.raise('SCOPE_NARROWER_THAN_CERTIFICATE', { asked: scopeText(scopes), roles: scopeText(allowed) });
     const personalNumber = await this.psu(context.sandboxUser);

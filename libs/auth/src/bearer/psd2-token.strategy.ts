@@ -2,9 +2,9 @@ import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, type PrincipalOf, RequestHints, tokenExpiredParams, Unauthorized } from '@app/common';
-import { RoleNotInCertificate, ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
+import { ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
-import { ROLE_OF_SCOPE, type Scope } from '../scopes';
+import { requireRolesFor, type Scope } from '../scopes';
 import { type IssuedAccessToken, TokenRepository } from '../tokens/token.repository';
 import { TOKEN_KINDS, type TokenKind } from '../tokens/token-kinds';
 import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2-token.decorators';
@@ -50,7 +50,7 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
     const scope = this.metadata<Scope>(REQUIRED_SCOPE, context);
     if (scope) {
       if (!token.scopes.includes(scope)) throw new ScopeNotGranted(scope);
-      if (!client.roles.includes(ROLE_OF_SCOPE[scope])) throw new RoleNotInCertificate(scope, ROLE_OF_SCOPE[scope]);
+      requireRolesFor([scope], client.roles);
     }
     return { kind: 'psd2-caller', caller: { ...client, token } };
   }

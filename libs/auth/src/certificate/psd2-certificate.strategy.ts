@@ -1,12 +1,22 @@
-import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
+import { ExecutionContext, Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AccessStrategyRegistry, type AccessStrategy, isMutualTls, type PrincipalOf, RequestCaller, SandboxCache, SandboxClock, Unauthorized } from '@app/common';
 import { type Psd2Certificate, SandboxCertificateAuthority, tppIdentifier, TppRegistry, type TppRef, UnreadableCertificate } from '@app/directory';
+import { parseScopes, requireRolesFor, type Scope } from '../scopes';
 import { CertificateCache } from './certificate-cache';
 import type { Psd2Client } from './psd2-client';
 
 export const PSD2_CERTIFICATE_STRATEGY = 'psd2-certificate';
 export const CERTIFICATE_HEADER = 'x-psd2-client-test-cert';
+const SCOPES_IN_BODY = 'psd2:scopes-in-body';
+
+/**
+ * The start calls (bank §2.1): the scopes the body asks for need the certificate's roles, and a
+ * scope it has no role for is refused with the credentials (403, contract §1), before the body's
+ * other fields are validated. Malformed scopes are left to the validation (400 naming scopes).
+ */
+export const ScopesAskedInBody = () => SetMetadata(SCOPES_IN_BODY, true);
 
 /**
  * `X-PSD2-CLIENT-TEST-CERT`: parsed (not validated: sandbox), the TPP found or registered on first
@@ -28,6 +38,7 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
     private readonly tpps: TppRegistry,
     private readonly registry: AccessStrategyRegistry,
     private readonly authority: SandboxCertificateAuthority,
+    private readonly reflector: Reflector,
     clock: SandboxClock,
   ) {
     this.known = new SandboxCache(clock);
@@ -38,7 +49,13 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   }
 
   async authenticate(context: ExecutionContext): Promise<PrincipalOf<'psd2-client'>> {
-    return { kind: 'psd2-client', client: await this.identify(context.switchToHttp().getRequest<Request>()) };
+    const request = context.switchToHttp().getRequest<Request>();
+    const client = await this.identify(request);
+    if (this.reflector.get<boolean | undefined>(SCOPES_IN_BODY, context.getHandler())) {
+      const asked = askedScopes(request.body);
+      if (asked) requireRolesFor(asked, client.roles);
+    }
+    return { kind: 'psd2-client', client };
   }
 
   async identify(request: Request): Promise<Psd2Client> {
@@ -81,4 +98,10 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
     }
     return tpp;
   }
+}
+
+/** The scopes a start call's JSON body asks for; null when absent or malformed. */
+function askedScopes(body: unknown): Scope[] | null {
+  const scopes = typeof body === 'object' && body !== null && Object.hasOwn(body, 'scopes') ? (body as { scopes: unknown }).scopes : undefined;
+  return typeof scopes === 'string' ? parseScopes(scopes) : null;
 }
