@@ -22,6 +22,7 @@ import { IdempotencyCreateRecords1763800032000 } from './1763800032000-Idempoten
 import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-DirectoryCreateSandboxCa';
 import { JournalJsonColumns1763800050000 } from './1763800050000-JournalJsonColumns';
 import { JournalRowsCheckedPerBatch1763800060000 } from './1763800060000-JournalRowsCheckedPerBatch';
+import { SigningIndexParticipantCurrentOrder1763800064000 } from './1763800064000-SigningIndexParticipantCurrentOrder';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   DirectoryCreateSandboxCa1763800040000,
   JournalJsonColumns1763800050000,
   JournalRowsCheckedPerBatch1763800060000,
+  SigningIndexParticipantCurrentOrder1763800064000,
 ];

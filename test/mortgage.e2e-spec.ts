@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { load } from 'js-yaml';
+import { DataSource } from 'typeorm';
 import { newPartner, partnerApp } from './support/fixtures';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newUser } from './support/psd2';
@@ -282,6 +283,90 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
     });
   });
 
+  describe('a signing takes effect when it completes in the eid app, not at collect (bank §3.2, §3.3; contract §9)', () => {
+    /** Starts the participant's signing, opens it in the simulator and approves it there; no collect. The completion instant. */
+    const completeInApp = async (participantId: string): Promise<string> => {
+      const { autostart_token } = (await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participantId }).expect(200)).body;
+      const { operation_id } = (await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200)).body;
+      await t.clock.advance(5);
+      await t.http.post(`/sandbox/eid/operations/${operation_id}/complete`).expect(204);
+      return t.clock.now();
+    };
+    const collect = (participantId: string) => t.http.post('/signing/1.0/collect').set(auth()).send({ participant_id: participantId }).expect(200);
+
+    it('MANUAL: once the order is COMPLETE the status shows signed with signed_at the completion instant and PROCESSING, without any collect; the decision comes PRE_APPROVAL_DECISION_DELAY_S after it (bank §3.2, §3.3; contract §9)', async () => {
+      const { id, participants } = await accepted([await applicant(800_000, { eid: 'MANUAL' })]);
+      expect(await completeInApp(participants[0].id)).toBe('2026-11-24T09:00:05.000Z');
+      const processing = (await status(id).expect(200)).body;
+      expect(processing).toMatchObject({
+        status: { type: 'PROCESSING' },
+        customer_service_reference: expect.stringMatching(/^PA-[A-Z0-9]{8}$/),
+        signing_process: { participants: [{ id: participants[0].id, signed: true, signed_at: '2026-11-24T09:00:05Z' }] },
+      });
+      await t.clock.advance(29);
+      await runJobs();
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+      await t.clock.advance(1);
+      await runJobs();
+      expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: processing.customer_service_reference });
+    });
+
+    it('a collect after the completion still answers COMPLETE with the same signed_at and records nothing twice (bank §3.2)', async () => {
+      const { id, participants } = await accepted([await applicant(800_000, { eid: 'MANUAL' }), await applicant(800_000, { eid: 'MANUAL' })]);
+      await completeInApp(participants[0].id);
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'SIGNING_ONGOING' });
+      await t.clock.advance(3);
+      expect((await collect(participants[0].id)).body).toEqual({ status: 'COMPLETE', signed_at: '2026-11-24T10:00:05+01:00' });
+      const after = (await status(id).expect(200)).body;
+      expect(after.status).toEqual({ type: 'SIGNING_ONGOING' });
+      expect(after.signing_process.participants.map((p: { signed: boolean; signed_at?: string }) => [p.signed, p.signed_at])).toEqual([
+        [true, '2026-11-24T09:00:05Z'],
+        [false, undefined],
+      ]);
+    });
+
+    it('two applicants: PROCESSING at the second completion, the decision due from that instant (bank §3.3, contract §9)', async () => {
+      const { id, participants } = await accepted([await applicant(800_000, { eid: 'MANUAL' }), await applicant(800_000, { eid: 'MANUAL' })]);
+      await completeInApp(participants[1].id);
+      await t.clock.advance(60);
+      expect(await completeInApp(participants[0].id)).toBe('2026-11-24T09:01:10.000Z');
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+      await t.clock.advance(29);
+      await runJobs();
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+      await t.clock.advance(1);
+      await runJobs();
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'APPROVED' });
+    });
+
+    it('completed before expiry_date and never collected: not EXPIRED when the expiry job runs after it (contract §9)', async () => {
+      const { id, participants } = await accepted([await applicant(800_000, { eid: 'MANUAL' })]);
+      await t.clock.advance(30 * 86400 - 60);
+      await completeInApp(participants[0].id);
+      await t.clock.advance(60);
+      await runJobs();
+      expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, signing_process: { participants: [{ signed: true, signed_at: '2026-12-24T08:59:05Z' }] } });
+    });
+
+    it('a completion recorded late (by a collect after expiry_date, the completion seam having missed it) counts at its instant: PROCESSING, not EXPIRED (contract §9)', async () => {
+      const { id, participants } = await accepted([await applicant(800_000, { eid: 'MANUAL' })]);
+      await t.clock.advance(30 * 86400 - 60);
+      await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participants[0].id }).expect(200);
+      // The order completes as the engine would, but no listener hears of it (as when one failed).
+      const completedAt = await t.clock.now();
+      await t.get(DataSource).query(`UPDATE eid_order SET status = 'COMPLETE', hint_code = NULL, app_opened_at = $2, finished_at = $2, version = version + 1 WHERE personal_number = $1`, [
+        participants[0].personal_number,
+        completedAt,
+      ]);
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'AWAITING_ACCEPTANCE' });
+      await t.clock.advance(60);
+      expect((await collect(participants[0].id)).body).toEqual({ status: 'COMPLETE', signed_at: '2026-12-24T09:59:00+01:00' });
+      expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'PROCESSING' }, signing_process: { participants: [{ signed: true, signed_at: '2026-12-24T08:59:00Z' }] } });
+      await runJobs();
+      expect((await status(id).expect(200)).body.status).toEqual({ type: 'APPROVED' });
+    });
+  });
+
   describe('GET /mortgage/openapi.yaml (bank §4.5)', () => {
     it.each([['/mortgage/openapi.yaml'], ['/partner/mortgage/openapi.yaml']])('%s is the mortgage and signing part of the OpenAPI document, as YAML, without credentials', async (path) => {
       const res = await t.http.get(path).expect(200);
@@ -369,6 +454,24 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     await t.admin.post('/admin/jobs/run').expect(200);
     expect((await t.http.get(`${base}/status/${id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'APPROVED' });
     expectProblem(await t.http.delete(`${base}/${id}`).set(auth()), 409, 'INVALID_STATE');
+  });
+
+  it('MANUAL: the main applicant\'s signing completed in the eid app submits it without any collect, and the job decides 30 s after the completion (bank §3.2, §3.3; contract §9)', async () => {
+    const main = await newUser(t, { eid: 'MANUAL' });
+    const created = (await t.http.post(base).set(auth()).send({ applicants: [{ personal_number: main, yearly_income: 700_000 }], loan_amount: 3_850_000 }).expect(201)).body;
+    const [participant] = (await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.signing_process.participants;
+    const { autostart_token } = (await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participant.id }).expect(200)).body;
+    const { operation_id } = (await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200)).body;
+    await t.clock.advance(5);
+    await t.http.post(`/sandbox/eid/operations/${operation_id}/complete`).expect(204);
+    const submitted = (await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body;
+    expect(submitted).toMatchObject({ status: { type: 'PROCESSING' }, signing_process: { participants: [{ id: participant.id, signed: true, signed_at: '2026-11-24T09:00:05Z' }] } });
+    await t.clock.advance(29);
+    await t.admin.post('/admin/jobs/run').expect(200);
+    expect((await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+    await t.clock.advance(1);
+    await t.admin.post('/admin/jobs/run').expect(200);
+    expect((await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'APPROVED' });
   });
 
   it('DELETE withdraws it (204), after which it is gone (404)', async () => {

@@ -242,6 +242,31 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       expectProblem(await p.signBankId(signing_id), 409, 'INVALID_STATE');
     });
 
+    it('MANUAL: a signing completed in the eid app signs its transfers and activates its recurring ones without any collect; they execute on their date; a later collect answers COMPLETE and applies nothing twice (bank §3.2, §4.2 rule 3)', async () => {
+      const p = await payer({ eid: 'MANUAL', balance: 100 });
+      const ref = (await p.order({ amount: 10, transfer_date: '2026-11-25' }).expect(201)).body.reference_id;
+      const recurring = (await p.orderRecurring({ amount: 5, transfer_date: '2026-11-30' }).expect(201)).body.reference_id;
+      const { signing_id, autostart_token } = (await p.startSigning([ref, recurring]).expect(200)).body;
+      const { operation_id } = (await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200)).body;
+      await t.clock.advance(4);
+      await t.http.post(`/sandbox/eid/operations/${operation_id}/complete`).expect(204);
+      expect((await p.status(ref).expect(200)).body.status).toBe('SIGNED');
+      expect((await p.recurringStatus(recurring).expect(200)).body.status).toBe('ACTIVE');
+      const applied = () => t.get(DataSource).query<Array<{ applied_at: Date }>>('SELECT applied_at FROM transfer_signing WHERE signing_id = $1', [signing_id]);
+      const signedAt = () => t.get(DataSource).query<Array<{ signed_at: Date }>>('SELECT signed_at FROM transfer WHERE reference_id = $1', [ref]);
+      expect((await applied())[0].applied_at.toISOString()).toBe('2026-11-24T09:00:04.000Z');
+      expect((await signedAt())[0].signed_at.toISOString()).toBe('2026-11-24T09:00:04.000Z');
+      await t.clock.advance(3);
+      expect((await p.collect(signing_id).expect(200)).body).toEqual({ status: 'COMPLETE' });
+      expect((await applied())[0].applied_at.toISOString()).toBe('2026-11-24T09:00:04.000Z');
+      expect((await signedAt())[0].signed_at.toISOString()).toBe('2026-11-24T09:00:04.000Z');
+      await t.clock.freeze('2026-11-25T00:00:00+01:00');
+      await p.renew();
+      await runJobs();
+      expect((await p.status(ref).expect(200)).body.status).toBe('EXECUTED');
+      expect(await p.balance()).toEqual(expect.objectContaining({ balance: 90, available_balance: 90 }));
+    });
+
     it('FAIL:USER_CANCEL: collect FAILED USER_CANCEL and the transfer still awaits a signature; a new signing may follow', async () => {
       const p = await payer({ eid: 'FAIL:USER_CANCEL' });
       const ref = (await p.order().expect(201)).body.reference_id;

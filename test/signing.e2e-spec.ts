@@ -88,6 +88,33 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       expect((await collect(p).expect(200)).body).toMatchObject({ status: 'COMPLETE', signed_at: expect.any(String) });
     });
 
+    it('a signing takes effect when its order completes in the eid app: signed at the completion instant, the process told once, without any collect; a later collect answers COMPLETE and records nothing twice (bank §3.2)', async () => {
+      const p = await participant();
+      const { autostart_token } = (await start(p).expect(200)).body;
+      const { operation_id } = (await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200)).body;
+      await t.clock.advance(7);
+      await t.http.post(`/sandbox/eid/operations/${operation_id}/complete`).expect(204);
+      const told = () => t.get(RecordingProcess).signed.filter((e) => e.participantId === p.id);
+      expect(told()).toEqual([{ participantId: p.id, process: { kind: 'test_process', id: p.processId, partnerId: p.partner.id }, personalNumber: p.user, signedAt: new Date('2026-11-24T09:00:07Z') }]);
+      const [listed] = await t.get(ParticipantService).list({ kind: 'test_process', id: p.processId });
+      expect(listed.signedAt?.toISOString()).toBe('2026-11-24T09:00:07.000Z');
+      await t.clock.advance(2);
+      expect((await collect(p).expect(200)).body).toEqual({ status: 'COMPLETE', signed_at: '2026-11-24T10:00:07+01:00' });
+      expect((await collect(p).expect(200)).body).toEqual({ status: 'COMPLETE', signed_at: '2026-11-24T10:00:07+01:00' });
+      expect(told()).toHaveLength(1);
+      expect((await t.get(ParticipantService).list({ kind: 'test_process', id: p.processId }))[0].signedAt?.toISOString()).toBe('2026-11-24T09:00:07.000Z');
+    });
+
+    it('an order that fails in the eid app signs nobody, and a PENDING one neither (bank §3.2)', async () => {
+      const p = await participant();
+      const { autostart_token } = (await start(p).expect(200)).body;
+      const { operation_id } = (await t.http.post('/sandbox/eid/open').send({ token: autostart_token }).expect(200)).body;
+      expect((await collect(p).expect(200)).body).toMatchObject({ status: 'PENDING', hint_code: 'USER_SIGN' });
+      await t.http.post(`/sandbox/eid/operations/${operation_id}/fail`).send({ hint_code: 'USER_CANCEL' }).expect(204);
+      expect(t.get(RecordingProcess).signed.filter((e) => e.participantId === p.id)).toEqual([]);
+      expect((await t.get(ParticipantService).list({ kind: 'test_process', id: p.processId }))[0].signedAt).toBeNull();
+    });
+
     it('the simulator refuses to open a signing as somebody else (403, contract §4)', async () => {
       const p = await participant();
       const { autostart_token } = (await start(p).expect(200)).body;

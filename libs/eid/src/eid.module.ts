@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EidExpiryJob } from './orders/eid-expiry.job';
+import { EidOrderCompletions } from './orders/eid-order-completions';
 import { EidOrderEntity } from './orders/eid-order.entity';
 import { EidOrderRepository } from './orders/eid-order.repository';
 import { EidOrderService } from './orders/eid-order.service';
@@ -16,7 +17,7 @@ import { EidSimulatorPageService } from './simulator/page/eid-simulator-page.ser
 @Module({
   imports: [TypeOrmModule.forFeature([EidOrderEntity])],
   controllers: [EidSimulatorController, EidSimulatorPageController],
-  providers: [EidOrderRepository, EidOrderService, EidSimulatorService, EidSimulatorPageService, EidExpiryJob],
-  exports: [EidOrderService],
+  providers: [EidOrderRepository, EidOrderService, EidOrderCompletions, EidSimulatorService, EidSimulatorPageService, EidExpiryJob],
+  exports: [EidOrderService, EidOrderCompletions],
 })
 export class EidModule {}

@@ -12,6 +12,8 @@ export type { PendingHintCode, FailedHintCode, HintCode, EidBehaviour, FailEidBe
 export { EidUserDirectory } from './eid-user-directory';
 export type { EidUserCard } from './eid-user-directory';
 export { EidOrderService } from './orders/eid-order.service';
+export { EidOrderCompletions } from './orders/eid-order-completions';
+export type { EidOrderCompletedListener } from './orders/eid-order-completions';
 export { EID_ORDER_CONTENDED } from './eid.errors';
 export { isOpenOrder, shownHintCode } from './orders/eid-order';
 export type { EidOrder, EidOrderReference, StartedEidOrder } from './orders/eid-order';

@@ -3,6 +3,7 @@ import { Clock, type DueWork, RequestHints } from '@app/common';
 import { EidUserDirectory } from '../eid-user-directory';
 import { EidOrderContended, UnknownEidOrder } from '../eid.errors';
 import { EidOrder, type EidOrderReference, isOpenOrder, StartedEidOrder } from './eid-order';
+import { EidOrderCompletions } from './eid-order-completions';
 import { EidOrderEntity, type StartEidOrder } from './eid-order.entity';
 import { EidOrderRepository } from './eid-order.repository';
 import { qrString } from './qr-string';
@@ -30,6 +31,7 @@ export class EidOrderService {
     private readonly orders: EidOrderRepository,
     private readonly clock: Clock,
     private readonly users: EidUserDirectory,
+    private readonly completions: EidOrderCompletions,
   ) {}
 
   /**
@@ -131,7 +133,11 @@ export class EidOrderService {
     return order;
   }
 
-  /** As `change`; null when `find` finds no order. */
+  /**
+   * As `change`; null when `find` finds no order. The save that moves an order to COMPLETE tells the
+   * completion listeners, after it: COMPLETE is final and saves are version-checked, so exactly one
+   * save per order does. Reads that change nothing (a PENDING poll) tell nobody.
+   */
   private async changeIfFound(
     find: () => Promise<EidOrderEntity | null>,
     act: (order: EidOrderEntity, now: Date) => boolean,
@@ -139,9 +145,15 @@ export class EidOrderService {
     for (let attempt = 1; ; attempt++) {
       const order = await find();
       if (!order) return null;
+      const wasComplete = order.status === 'COMPLETE';
       const now = this.clock.now();
       const changed = act(order, now);
-      if (!changed || (await this.orders.saveIfUnchanged(order))) return this.snapshot(order);
+      if (!changed) return this.snapshot(order);
+      if (await this.orders.saveIfUnchanged(order)) {
+        const saved = this.snapshot(order);
+        if (!wasComplete && saved.status === 'COMPLETE') await this.completions.tell(saved);
+        return saved;
+      }
       if (attempt >= MAX_ATTEMPTS) {
         this.logger.warn(`eid order ${order.id} kept changing under us; ${MAX_ATTEMPTS} saves lost`);
         throw new EidOrderContended(order.id);

@@ -126,11 +126,14 @@ export class LoanApplicationService implements OnModuleInit {
     }
   }
 
-  /** The main applicant's signature submits the application (bank §3.3: only the main applicant signs). */
+  /**
+   * The main applicant's signature submits the application (bank §3.3: only the main applicant signs),
+   * at the signature's instant: the decision delay counts from it, also when it was recorded late.
+   */
   private async onParticipantSigned(event: ParticipantSigned): Promise<void> {
     const application = await this.applications.lock(event.process.id);
     if (!application || !LOAN_APPLICATION_LIFECYCLE.canMove(application.status, 'PROCESSING') || event.personalNumber !== application.applicants[0].personal_number) return;
-    await this.applications.move(application.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('LA') });
+    await this.applications.move(application.id, 'PROCESSING', { processingAt: event.signedAt, customerServiceReference: customerServiceReference('LA') });
   }
 
   /**

@@ -117,15 +117,21 @@ export class PreApprovalService implements OnModuleInit {
     await this.preApprovals.expireDue(this.clock.now());
   }
 
-  /** The signing seam: SIGNING_ONGOING while some applicants have signed, PROCESSING once all have. */
+  /**
+   * The signing seam: SIGNING_ONGOING while some applicants have signed, PROCESSING once all have.
+   * Judged at the signature's instant, not at its delivery (contract §9): a signing completed before
+   * expiry_date counts even when recorded after it (a collect catching up), and the application
+   * reached PROCESSING when its last applicant signed, which the decision delay counts from.
+   */
   private async onParticipantSigned(event: ParticipantSigned): Promise<void> {
     const preApproval = await this.preApprovals.lock(event.process.id);
     // Only a pre-approval a signature can still bring to PROCESSING listens (AWAITING_ACCEPTANCE, SIGNING_ONGOING).
     if (!preApproval || !PRE_APPROVAL_LIFECYCLE.canMove(preApproval.status, 'PROCESSING')) return;
-    if (await this.expireIfDue(preApproval)) return;
+    if (await this.expireIfDue(preApproval, event.signedAt)) return;
     const participants = await this.applicants.signers({ kind: PRE_APPROVAL_PROCESS, id: preApproval.id });
     if (participants.every((p) => p.signedAt !== null)) {
-      await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: this.clock.now(), customerServiceReference: customerServiceReference('PA') });
+      const allSignedAt = new Date(Math.max(...participants.map((p) => p.signedAt!.getTime())));
+      await this.preApprovals.move(preApproval.id, 'PROCESSING', { processingAt: allSignedAt, customerServiceReference: customerServiceReference('PA') });
     } else {
       await this.preApprovals.move(preApproval.id, 'SIGNING_ONGOING', {});
     }
@@ -144,9 +150,12 @@ export class PreApprovalService implements OnModuleInit {
     return { verdict: 'closed', why: `the pre-approval is ${preApproval.status}; its applicants sign while it is AWAITING_ACCEPTANCE or SIGNING_ONGOING` };
   }
 
-  /** Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees it). */
-  private async expireIfDue(preApproval: PreApprovalEntity): Promise<boolean> {
-    if (this.clock.now() < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}))) return false;
+  /**
+   * Contract §9: past expiry_date without reaching PROCESSING is EXPIRED (also before the job sees
+   * it), judged at `at`: now, or the instant of a signature recorded late.
+   */
+  private async expireIfDue(preApproval: PreApprovalEntity, at: Date = this.clock.now()): Promise<boolean> {
+    if (at < preApproval.expiryDate || !(await this.preApprovals.move(preApproval.id, 'EXPIRED', {}))) return false;
     // The row moved; the copy in hand follows (its status, read earlier, can only be an earlier one).
     PRE_APPROVAL_LIFECYCLE.assertMove(preApproval.status, 'EXPIRED');
     preApproval.status = 'EXPIRED';

@@ -20,6 +20,12 @@ export class TransferSigningRepository {
     return this.rows.first(result);
   }
 
+  /** The signing of this eid order (its UNIQUE key), or null: a partner signing's order has none. */
+  async findByEidOrder(eidOrderId: string): Promise<TransferSigningEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM transfer_signing WHERE sandbox_id = $1 AND eid_order_id = $2`, [eidOrderId]);
+    return this.rows.first(result);
+  }
+
   /** Claims the one application of a completed signature; false when it was applied already. */
   async claimApplication(signingId: string, now: Date): Promise<boolean> {
     const rows = returnedRows(

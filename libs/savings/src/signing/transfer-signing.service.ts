@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock, SandboxDb } from '@app/common';
 import type { Psd2Caller } from '@app/auth';
-import { type EidOrder, EidOrderService, shownHintCode } from '@app/eid';
+import { type EidOrder, EidOrderCompletions, EidOrderService, shownHintCode } from '@app/eid';
 import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
 import { NotSignable, UnknownSigning, UnknownTransfer } from '../savings.errors';
 import { TransferRepository } from '../transfers/transfer.repository';
@@ -13,19 +13,24 @@ import { TransferSigningRepository } from './transfer-signing.repository';
 
 /**
  * Every transfer must be signed with eid before it can execute (bank §4.2 rule 3). A signing is an
- * eid order of libs/eid with the user's behaviour; when it completes, its transfers are SIGNED and
- * its recurring transfers ACTIVE, once.
+ * eid order of libs/eid with the user's behaviour; when it completes (told by the eid engine, else
+ * found at collect), its transfers are SIGNED and its recurring transfers ACTIVE, once.
  */
 @Injectable()
-export class TransferSigningService {
+export class TransferSigningService implements OnModuleInit {
   constructor(
     private readonly db: SandboxDb,
     private readonly signings: TransferSigningRepository,
     private readonly transfers: TransferRepository,
     private readonly recurring: RecurringTransferRepository,
     private readonly eid: EidOrderService,
+    private readonly eidCompletions: EidOrderCompletions,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit(): void {
+    this.eidCompletions.onOrderComplete('signing', (order) => this.signedWith(order));
+  }
 
   async start(referenceIds: string[], caller: Psd2Caller): Promise<TransferSigningStartedDto> {
     const ids = referenceIds.map((id) => id.toLowerCase());
@@ -74,6 +79,12 @@ export class TransferSigningService {
   async signNow(signingId: string, caller: Psd2Caller): Promise<void> {
     const signing = await this.owned(signingId, caller);
     await this.applyIfComplete(signing, await this.eid.complete(signing.eidOrderId));
+  }
+
+  /** The eid seam (bank §3.2): the transfer signing of a just-completed order applies at its finish, without a collect. */
+  private async signedWith(order: EidOrder): Promise<void> {
+    const signing = await this.signings.findByEidOrder(order.id);
+    if (signing) await this.applyIfComplete(signing, order);
   }
 
   private async owned(signingId: string, caller: Psd2Caller): Promise<TransferSigningEntity> {

@@ -25,6 +25,12 @@ export class ParticipantRepository {
     return { idQuery: `SELECT current_order_id FROM signing_participant WHERE sandbox_id = $1 AND id = $2 AND partner_id = $3`, parameters: [id, partnerId] };
   }
 
+  /** The participant whose latest start made this eid order (signing_participant_current_order_idx), or null. */
+  async findByCurrentOrder(orderId: string): Promise<ParticipantEntity | null> {
+    const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM signing_participant WHERE sandbox_id = $1 AND current_order_id = $2`, [orderId]);
+    return this.rows.first(result);
+  }
+
   async listByProcess(kind: string, processId: string): Promise<ParticipantEntity[]> {
     const result: unknown = await this.db.query(
       `SELECT ${this.rows.select()} FROM signing_participant WHERE sandbox_id = $1 AND process_kind = $2 AND process_id = $3 ORDER BY created_at, id`,

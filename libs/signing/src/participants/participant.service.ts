@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock, SandboxDb } from '@app/common';
+import { type EidOrder, EidOrderCompletions } from '@app/eid';
 import { SigningClosed, UnknownParticipant } from '../signing.errors';
 import type { Participant, SigningProcess } from './participant';
 import { ParticipantEntity } from './participant.entity';
@@ -16,14 +17,19 @@ const toParticipant = (entity: ParticipantEntity): Participant => ({
 
 /** Participants of signing processes; the mortgage lib registers them, the signing interface signs them. */
 @Injectable()
-export class ParticipantService {
+export class ParticipantService implements OnModuleInit {
   constructor(
     private readonly db: SandboxDb,
     private readonly participants: ParticipantRepository,
     private readonly completions: SigningCompletions,
     private readonly admissions: SigningAdmissions,
+    private readonly eidCompletions: EidOrderCompletions,
     private readonly clock: Clock,
   ) {}
+
+  onModuleInit(): void {
+    this.eidCompletions.onOrderComplete('signing', (order) => this.signedWith(order));
+  }
 
   /** Registers the people who sign in a process, in order (the main applicant first). */
   async register(process: SigningProcess, personalNumbers: string[]): Promise<Participant[]> {
@@ -76,6 +82,16 @@ export class ParticipantService {
         },
       );
     });
+  }
+
+  /**
+   * The eid seam (bank §3.2): the participant whose current order just completed signs at its
+   * finish, without waiting for the partner's collect (which still records it, once, if this failed).
+   * Another lib's signing order (a transfer signing) names no participant.
+   */
+  private async signedWith(order: EidOrder): Promise<void> {
+    const participant = await this.participants.findByCurrentOrder(order.id);
+    if (participant && !participant.signedAt) await this.recordSigned(participant, order.finishedAt ?? this.clock.now());
   }
 
   /** Sandbox only: the participant of this process signs now, without an eid order (e.g. PUT …/sign-bankid). */

@@ -86,7 +86,11 @@ export class SigningService {
     return { autostart_token: order.autostartToken, qr_string: order.qrString ?? '' };
   }
 
-  /** Bank §3.2: the state as the user's app leaves it; a COMPLETE signing signs the participant, once. */
+  /**
+   * Bank §3.2: the state as the user's app leaves it. The completion already signed the participant
+   * (ParticipantService's eid listener); a COMPLETE order found unrecorded (that listener failed) is
+   * recorded here, once.
+   */
   async collect(participantId: string, partner: Partner): Promise<CollectSigningResponseDto> {
     // While the signing runs, one statement: the order, read through the partner's own participant.
     const order = await this.eid.pollReferenced(this.repository.currentOrderOf(participantId.toLowerCase(), partner.id));
