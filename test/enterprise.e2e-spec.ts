@@ -20,9 +20,9 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
     return res.body.id;
   }
 
-  async function endUserToken(userId: string, scope = 'loan.read'): Promise<string> {
-    const { pending_authorization_code } = (await authorize({ client_id: 'app', response_type: 'pending_code', scope, user_id: userId }).expect(200)).body;
-    return (await token({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }).expect(200)).body.access_token;
+  async function endUserToken(userId: string, scope = 'loan.read', credential = key): Promise<string> {
+    const { pending_authorization_code } = (await authorize({ client_id: 'app', response_type: 'pending_code', scope, user_id: userId }, credential).expect(200)).body;
+    return (await token({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }, credential).expect(200)).body.access_token;
   }
 
   describe('grant_type=client_credentials', () => {
@@ -119,6 +119,15 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
       const res = await t.http.get(`/api/loan-application/2.0/mortgages/status/${mine}`).set(bearer(endUser)).expect(200);
       expect(res.body).toMatchObject({ id: mine, status: { type: 'AWAITING_SIGNATURE' } });
       expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${theirs}`).set(bearer(endUser)), 404, 'NOT_FOUND');
+    });
+
+    it('an end-user token obtained with another partner\'s key does not read this partner\'s application of that user: 404 (contract §3)', async () => {
+      const user = await newUser(t);
+      const id = await loanApplication(user);
+      const otherKey = (await newPartner(t)).api_key;
+      const throughOther = await endUserToken(user, 'loan.read', otherKey);
+      expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(throughOther)), 404, 'NOT_FOUND');
+      await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(await endUserToken(user))).expect(200);
     });
 
     it('a co-applicant\'s end-user token reads the application too (contract §9)', async () => {

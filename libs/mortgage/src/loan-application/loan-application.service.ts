@@ -13,7 +13,14 @@ import { ACCEPTS_DOCUMENTS, LOAN_APPLICATION_LIFECYCLE } from './loan-applicatio
 export const LOAN_APPLICATION_PROCESS = 'loan_application';
 
 /** Who may read a loan application: its partner, or (enterprise end-user token) one of its applicants. */
-export type LoanApplicationReader = { partnerId: string } | { personalNumber: string };
+/**
+ * Who reads a loan application: its partner, or (with `personalNumber`) an applicant through an
+ * end-user token that partner obtained (bank §4.6): a partner's token never reads another partner's.
+ */
+export interface LoanApplicationReader {
+  partnerId: string;
+  personalNumber?: string;
+}
 
 /** Loan applications 2.0 (bank §3.3, §9 rule 6; contract §9). */
 @Injectable()
@@ -162,7 +169,8 @@ export class LoanApplicationService implements OnModuleInit {
 /** Withdrawn applications are gone; others' are not seen (404, not leaked). */
 function isVisibleTo(reader: LoanApplicationReader, application: LoanApplicationEntity): boolean {
   if (application.status === 'WITHDRAWN') return false;
-  return 'partnerId' in reader ? application.partnerId === reader.partnerId : application.applicants.some((a) => a.personal_number === reader.personalNumber);
+  if (application.partnerId !== reader.partnerId) return false;
+  return reader.personalNumber === undefined || application.applicants.some((a) => a.personal_number === reader.personalNumber);
 }
 
 const process = (application: LoanApplicationEntity) => ({ kind: LOAN_APPLICATION_PROCESS, id: application.id, partnerId: application.partnerId });

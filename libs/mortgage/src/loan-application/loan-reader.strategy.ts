@@ -6,7 +6,7 @@ import { EndUserCredentials, PartnerCredentials } from '@app/directory';
 import type { LoanApplicationReader } from './loan-application.service';
 
 export const LOAN_READER_STRATEGY = 'loan-reader';
-/** Bank §4.6: an end-user token reads only that user's loans. */
+/** Bank §4.6: an end-user token reads only that user's loans, of the partner that obtained it. */
 export const LOAN_READ_SCOPE = 'loan.read';
 
 declare module '@app/common' {
@@ -22,13 +22,14 @@ declare module '@app/common' {
 @Injectable()
 export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
   readonly name = LOAN_READER_STRATEGY;
-  private readonly bearer = new BearerAuthenticator<LoanApplicationReader | { missingScope: true; personalNumber: string }>(
+  private readonly bearer = new BearerAuthenticator<LoanApplicationReader & { missingScope?: true }>(
     async (value, request) => {
       const partner = await this.partners.resolve(value, request);
       if (partner) return { partnerId: partner.id };
       const endUser = await this.endUsers.resolve(value, request);
       if (!endUser) return null;
-      return endUser.scopes.includes(LOAN_READ_SCOPE) ? { personalNumber: endUser.personalNumber } : { missingScope: true, personalNumber: endUser.personalNumber };
+      const reader = { partnerId: endUser.partnerId, personalNumber: endUser.personalNumber };
+      return endUser.scopes.includes(LOAN_READ_SCOPE) ? reader : { ...reader, missingScope: true };
     },
     'Needs Authorization: Bearer <partner api key, client-credentials token, or end-user token>.',
   );
@@ -47,9 +48,9 @@ export class LoanReaderAccessStrategy implements AccessStrategy, OnModuleInit {
     const request = context.switchToHttp().getRequest<Request>();
     const reader = await this.bearer.authenticate(request);
     // The journal's caller, also when the token's scope is refused next (contract §14).
-    RequestCaller.identify(request, 'partnerId' in reader ? { kind: 'partner', id: reader.partnerId } : { kind: 'end_user', id: reader.personalNumber });
-    if ('missingScope' in reader) throw new DomainError('SCOPE_NOT_GRANTED', `The end-user token was not granted ${LOAN_READ_SCOPE}.`);
-    return { kind: 'loan-reader', reader };
+    RequestCaller.identify(request, reader.personalNumber === undefined ? { kind: 'partner', id: reader.partnerId } : { kind: 'end_user', id: reader.personalNumber });
+    if (reader.missingScope) throw new DomainError('SCOPE_NOT_GRANTED', `The end-user token was not granted ${LOAN_READ_SCOPE}.`);
+    return { kind: 'loan-reader', reader: { partnerId: reader.partnerId, personalNumber: reader.personalNumber } };
   }
 }
 
