@@ -62,7 +62,7 @@ describeInBrowser('console page in Chromium (issue 16, contract §14)', () => {
     await expect(page.locator('#clock-now').textContent()).resolves.toBe('2026-11-24T10:00:00+01:00');
     await expect(page.getByRole('link', { name: 'eid simulator' }).getAttribute('href')).resolves.toBe(`/sandboxes/${sandbox.sandbox_id}/sandbox/eid`);
     await expect(page.getByRole('link', { name: 'Maintenance windows' }).getAttribute('href')).resolves.toBe(`/sandboxes/${sandbox.sandbox_id}/sandbox/maintenance-windows`);
-    await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe('/docs');
+    await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe(`/sandboxes/${sandbox.sandbox_id}/docs`);
     await expect(page.locator('#admin').isHidden()).resolves.toBe(true);
 
     await unlock('not-the-key');

@@ -79,6 +79,18 @@ describe('console (contract §14)', () => {
     expect((await t.http.get(prefix).set({ ...operator, Accept: 'application/json' }).expect(200)).body.name).toBe('console <b>bold</b>');
   });
 
+  it('contract §13 Addressing, §14 Console: a created sandbox\'s page links its own /docs and /openapi.json, which name its prefix as their server', async () => {
+    const sandbox = await createSandbox(t, { name: 'console docs links' });
+    const prefix = `/sandboxes/${sandbox.sandbox_id}`;
+    const page = await t.http.get(prefix).set(HTML).expect(200);
+    expect(page.text).toContain(`<a href="${prefix}/docs">API reference</a> (<a href="${prefix}/openapi.json">OpenAPI description</a>)`);
+    expect(page.text).not.toMatch(/href="\/(docs|openapi\.json)"/);
+    const description = await t.http.get(`${prefix}/openapi.json`).expect(200);
+    expect(description.body.servers).toEqual([expect.objectContaining({ url: prefix })]);
+    const docs = await t.http.get(`${prefix}/docs`).redirects(1).expect(200);
+    expect(docs.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('contract §13: the page of an unknown sandbox is 404 NOT_FOUND, a malformed id 400', async () => {
     expectProblem(await t.http.get(`/sandboxes/${randomUUID()}`).set(HTML).set('Accept', 'text/html, application/problem+json;q=0.9'), 404, 'NOT_FOUND');
     expectProblem(await t.http.get('/sandboxes/not-an-id').set('Accept', 'text/html, application/problem+json;q=0.9'), 400, 'VALIDATION_FAILED');

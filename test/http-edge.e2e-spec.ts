@@ -59,6 +59,25 @@ describe('the HTTP edge answers problems, never a bare 400 or a 500 (contract §
       );
       expect(expectRawProblem(smuggled, '/admin/partners').reason.message).toMatch(/Content-Length/);
     });
+
+    it('a control character in a header value: 400 VALIDATION_FAILED naming the header and the character, under a sandbox prefix too (contract §2)', async () => {
+      const sent = (path: string, header: string) => rawRequest(base, Buffer.from(`POST ${path} HTTP/1.1\r\nHost: sandbox\r\nX-Before: 1\r\n${header}\r\nX-After: 2\r\nContent-Length: 0\r\n\r\n`, 'latin1'));
+      const cases: Array<[string, string, string, string]> = [
+        ['/psd2/authentication/1.0/authenticate', 'X-Sandbox-User: 19121212\x011212', 'X-Sandbox-User', 'U+0001'],
+        ['/psd2/authentication/1.0/authenticate', 'X-Sandbox-User: 19121212\x7f1212', 'X-Sandbox-User', 'U+007F'],
+        ['/sandboxes/default/admin/partners', 'Idempotency-Key: ab\x1bcd', 'Idempotency-Key', 'U+001B'],
+        ['/sandboxes/default/psd2/authentication/1.0/authenticate', 'PSU-IP-Address: 10.0.0.1\x01', 'PSU-IP-Address', 'U+0001'],
+        ['/health', 'X-Anything: a\x00b', 'X-Anything', 'U+0000'],
+        // A bare CR in a value is refused by the parser only at the byte after it.
+        ['/health', 'X-Anything: a\rb', 'X-Anything', 'U+000D'],
+      ];
+      for (const [path, header, name, character] of cases) {
+        const { message } = expectRawProblem(await sent(path, header), path).reason;
+        expect(message).toBe(`The header ${name} must not contain control characters (U+0000–U+001F, U+007F): its value holds ${character}.`);
+      }
+      const inName = expectRawProblem(await sent('/health', 'X-Bad\x01Name: b'), '/health');
+      expect(inName.reason.message).toMatch(/^A header name \(beginning "X-Bad"\) contains a control character \(U\+0001\)/);
+    });
   });
 
   it('bad percent-encoding in the path: 400 VALIDATION_FAILED naming the segment (contract §2)', async () => {

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Response } from 'supertest';
 import { ERROR_CATALOGUE, type ErrorCode, STATUS_OF_KIND } from '@app/common';
 import { OpenApiResponseValidator } from './support/openapi-responses';
+import { createSandbox } from './support/sandboxes';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface LintResult {
@@ -21,6 +22,9 @@ async function lintOpenApi(text: string, yaml: boolean): Promise<LintResult> {
 
 /** Routes Swagger itself serves (they document the others), and Nest's catch-all 404 route. */
 const DOCUMENTATION_ROUTES = /^\/(docs|openapi\.(json|yaml))|\*splat/;
+
+/** Routes whose successful answers carry Cache-Control: no-store besides the token endpoints: pages and a QR code that show live state. */
+const NO_STORE_ROUTES = ['GET /', 'GET /sandbox/eid', 'GET /sandbox/eid/operations/{operation_id}/qr.svg'];
 
 /** Contract §2: these answer RFC 6749 { error, error_description } instead of problem+json. */
 const TOKEN_ENDPOINTS = ['/psd2/auth/1.0/token', '/api/auth/1.0/token'];
@@ -422,6 +426,28 @@ describe('OpenAPI description (contract §1)', () => {
       expect(await lintOpenApi(yamlText, true)).toEqual({ valid: true, findings: [] });
     });
 
+    it('a sandbox\'s own document sends /health, the lifecycle routes and the default console `/` to the root with a per-path server; every other path to the prefix (contract §13 Addressing)', async () => {
+      const sandbox = await createSandbox(t);
+      const prefix = `/sandboxes/${sandbox.sandbox_id}`;
+      type PathItem = Record<string, Operation> & { servers?: Array<{ url: string }> };
+      const text = (await t.http.get(`${prefix}/openapi.json`).expect(200)).text;
+      const prefixed = JSON.parse(text) as { servers: Array<{ url: string }>; paths: Record<string, PathItem> };
+      expect(prefixed.servers).toEqual([expect.objectContaining({ url: prefix })]);
+      const atRoot = Object.entries(prefixed.paths).filter(([, item]) => item.servers);
+      expect(atRoot.map(([path]) => path).sort()).toEqual(['/', '/health', '/sandboxes', '/sandboxes/{sandbox_id}', '/sandboxes/{sandbox_id}/reset']);
+      for (const [path, item] of atRoot) expect({ path, servers: item.servers }).toEqual({ path, servers: [expect.objectContaining({ url: '/' })] });
+      expect((prefixed.paths['/'].get as Operation & { description?: string }).description).toMatch(/default sandbox's console/);
+      // The addresses the document gives answer; the prefix would not.
+      await t.http.get('/health').expect(200);
+      expect((await t.http.get(`${prefix}/health`)).status).toBe(404);
+      // The root's own document keeps one server for every path, and Swagger UI under the prefix shows the sandbox's document.
+      expect(Object.values(doc.paths as Record<string, PathItem>).filter((item) => item.servers)).toEqual([]);
+      const docsInit = (await t.http.get(`${prefix}/docs/swagger-ui-init.js`).expect(200)).text;
+      expect(docsInit).toContain(`"url": "${prefix}"`);
+      expect(docsInit).toContain('The service\'s root: this path is not served under a sandbox\'s prefix');
+      expect(await lintOpenApi(text, false)).toEqual({ valid: true, findings: [] });
+    });
+
     it('describes `active` of GET /sandbox/maintenance-windows as always sent, an object or null, without `nullable` beside allOf/$ref anywhere (contract §2, §7)', () => {
       const windows = doc.components.schemas.MaintenanceWindowsDto as Schema & { nullable?: boolean };
       const active = windows.properties!.active as Schema & { nullable?: boolean };
@@ -459,7 +485,7 @@ describe('OpenAPI description (contract §1)', () => {
       expect(doc.components.schemas.OAuthErrorDto.properties!.error.enum).toEqual(expect.arrayContaining(['invalid_request', 'invalid_client', 'temporarily_unavailable']));
     });
 
-    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
+    it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Cache-Control where no-store is sent, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
       const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
       expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Idempotent-Replayed', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
       const wrong: Array<Record<string, unknown>> = [];
@@ -470,12 +496,28 @@ describe('OpenAPI description (contract §1)', () => {
           if (['429', '503'].includes(status) && !has('Retry-After')) wrong.push({ where, status, needs: 'Retry-After' });
           if (status === '401' && where !== 'POST /psd2/auth/1.0/token' && !has('WWW-Authenticate')) wrong.push({ where, status, needs: 'WWW-Authenticate' });
           if (status === '401' && where === 'POST /psd2/auth/1.0/token' && response.headers?.['WWW-Authenticate']) wrong.push({ where, status, needsNo: 'WWW-Authenticate' });
+          // Cache-Control: no-store on the token endpoints' answers and on the pages and the QR code that show live state (contract §2, §4, §14).
+          const noStore = /^POST \/(psd2|api)\/auth\/1\.0\/token$/.test(where) || (NO_STORE_ROUTES.includes(where) && /^2/.test(status));
+          if (noStore !== has('Cache-Control')) wrong.push({ where, status, [noStore ? 'needs' : 'needsNo']: 'Cache-Control' });
           // Contract §14: hints come on every route the journal records, never on the admin, lifecycle or journal routes.
           const recorded = !/^[A-Z]+ \/(admin|sandboxes|health|openapi\.json|docs|sandbox\/requests)(\/|$)/.test(where) && !/^[A-Z]+ \/$/.test(where);
           if (recorded !== has('Sandbox-Hints')) wrong.push({ where, status, [recorded ? 'needs' : 'needsNo']: 'Sandbox-Hints' });
         }
       }
       expect(wrong).toEqual([]);
+    });
+
+    it('documents what GET /sandboxes/{sandbox_id} answers a browser: the console page as text/html, beside the sandbox as JSON; GET / documents its page as text/html, not the JSON schema (contract §13, §14)', async () => {
+      const show = doc.paths['/sandboxes/{sandbox_id}'].get;
+      expect(show.responses['200'].content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/SandboxDto' } }, 'text/html': { schema: { type: 'string' } } });
+      expect(doc.paths['/'].get.responses['200'].content).toEqual({ 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ConsoleDto' } } });
+      // What is documented is sent: the page, without a key, never cached; the JSON, with the key.
+      const sandbox = await createSandbox(t);
+      const page = await t.http.get(`/sandboxes/${sandbox.sandbox_id}`).set('Accept', 'text/html').expect(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      for (const path of ['/', '/sandbox/eid']) expect((await t.http.get(path).set('Accept', 'text/html').expect(200)).headers['cache-control']).toBe('no-store');
+      expect((await t.http.get('/').set('Accept', 'application/json').expect(200)).headers['cache-control']).toBe('no-store');
     });
 
     it('documents the retired aliases as deprecated operations with Deprecation, Sunset and a successor Link, and 410 past their end (contract §7, §12)', () => {

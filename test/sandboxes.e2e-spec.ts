@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { load } from 'js-yaml';
 import { DataSource } from 'typeorm';
 import { SandboxesService } from '@app/sandbox';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newPersonalNumber } from './support/personal-numbers';
+import { rawRequest } from './support/raw-http';
 import { type CreatedSandbox, rowCounts } from './support/sandboxes';
 import { describeOnServer } from './support/server-only';
 import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
@@ -40,6 +42,47 @@ describe('sandboxes (contract §13)', () => {
         demo_partner_key: expect.any(String),
         created_at: expect.any(String),
         last_used_at: expect.any(String),
+      });
+    });
+
+    it('base_url is absolute without a usable Host too: the address the request arrived on (contract §13 Lifecycle)', async () => {
+      const base = new URL(await t.listen());
+      const body = JSON.stringify({ name: 'no host' });
+      const expectBaseUrl = (answer: { status: number; body: string }) => {
+        expect(answer.status).toBe(201);
+        const created = JSON.parse(answer.body) as Created;
+        expect(created.base_url).toBe(`http://${base.host}/sandboxes/${created.sandbox_id}`);
+      };
+      // HTTP/1.0 may leave Host out.
+      const http10 = `POST /sandboxes HTTP/1.0\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      expectBaseUrl(await rawRequest(base.href, Buffer.from(http10), { halfClose: false }));
+      // An empty Host names no host (RFC 9112 §3.2 allows it); node:http with setHost: false sends the Host given, or none.
+      const send = (method: string, path: string, headers: Record<string, string | number>, payload?: string) =>
+        new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+          const req = httpRequest({ host: base.hostname, port: base.port, method, path, setHost: false, headers: { Authorization: `Bearer ${ADMIN_KEY}`, ...headers } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          });
+          req.on('error', reject);
+          req.end(payload);
+        });
+      const json = { 'Content-Type': 'application/json', 'Content-Length': body.length };
+      expectBaseUrl(await send('POST', '/sandboxes', { ...json, Host: '' }, body));
+      const listed = JSON.parse((await send('GET', '/sandboxes', { Host: '' })).body) as { sandboxes: Created[] };
+      expect(listed.sandboxes.length).toBeGreaterThan(0);
+      for (const sandbox of listed.sandboxes) expect(sandbox.base_url).toBe(`http://${base.host}/sandboxes/${sandbox.sandbox_id}`);
+      // An HTTP/1.1 request without Host is refused (RFC 9112 §3.2), as every 400 is: a problem naming Host (contract §2).
+      const hostless = await send('POST', '/sandboxes', json, body);
+      expect(hostless.status).toBe(400);
+      expect(hostless.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(hostless.headers['x-request-id']).toBeDefined();
+      expect(JSON.parse(hostless.body)).toEqual({
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        instance: '/sandboxes',
+        reason: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/^Host is required/) },
       });
     });
 

@@ -274,6 +274,22 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expectTlsOAuthError(token, 401, 'invalid_client');
     });
 
+    it('answers 401 CERTIFICATE_INVALID to a certificate of another deployment\'s CA (the sandbox CA\'s name, another RSA key), and the port keeps answering every route (contract §16)', async () => {
+      const impostor = await impostorCertificate(newOrganizationId());
+      const user = await newUser(t);
+      const start = await call('/psd2/auth/3.0/authenticate', {
+        client: impostor,
+        headers: { 'PSU-IP-Address': PSU_IP, 'X-Sandbox-User': user },
+        json: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS' },
+      });
+      expect(expectTlsProblem(start, 401, 'CERTIFICATE_INVALID')).toContain('not issued by the sandbox CA');
+      const token = await call('/psd2/auth/1.0/token', { client: impostor, headers: { 'PSU-IP-Address': PSU_IP }, form: { grant_type: 'non_authenticated_token', user_id: user } });
+      expectTlsOAuthError(token, 401, 'invalid_client');
+      // Routes that need no certificate answer as ever with that certificate in the handshake.
+      expect((await call('/health', { client: impostor })).status).toBe(200);
+      expect((await call('/health')).status).toBe(200);
+    });
+
     it('judges validity by the sandbox clock: expired past not_after (401 CERTIFICATE_INVALID, invalid_client at the token endpoint; bank §7.1 case 1)', async () => {
       const issued = await issue(['PSP_AI'], { not_after: '2026-11-24T12:00:00+01:00' });
       const user = await newUser(t);
@@ -422,6 +438,32 @@ async function foreignCertificate(organizationId: string): Promise<{ cert: strin
       notAfter: new Date('2099-01-01T00:00:00Z'),
       signingAlgorithm: algorithm,
       extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'localhost' }, { type: 'ip', value: '127.0.0.1' }])],
+    },
+    webcrypto,
+  );
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  return { cert: certificate.toString('pem'), key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)?.join('\n')}\n-----END PRIVATE KEY-----\n` };
+}
+
+/**
+ * A client certificate of another deployment of the sandbox: a CA with the sandbox CA's own name
+ * and algorithm, but its own RSA key, so only the signature tells them apart.
+ */
+async function impostorCertificate(organizationId: string): Promise<{ cert: string; key: string }> {
+  const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
+  const caKeys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const caName = 'CN=Bank API Sandbox Test CA, O=Bank API Sandbox, C=SE';
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const certificate = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: '0badcafe',
+      subject: `CN=${organizationId}, 2.5.4.97=${organizationId}`,
+      issuer: caName,
+      notBefore: new Date('2000-01-01T00:00:00Z'),
+      notAfter: new Date('2099-01-01T00:00:00Z'),
+      signingAlgorithm: algorithm,
+      publicKey: keys.publicKey,
+      signingKey: caKeys.privateKey,
     },
     webcrypto,
   );

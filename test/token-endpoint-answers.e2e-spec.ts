@@ -145,6 +145,19 @@ describe('token endpoints answer only RFC 6749 JSON (contract §2 token-endpoint
     expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/headers/) });
   });
 
+  it('a control character in a header value on a token path is invalid_request naming the header, under a sandbox prefix too (contract §2)', async () => {
+    for (const path of ['/psd2/auth/1.0/token', '/sandboxes/default/psd2/auth/1.0/token', '/api/auth/1.0/token', '/sandboxes/0b5c6f9e-2f7e-4d55-9a51-6f0f2f1c2b7a/api/auth/1.0/token']) {
+      const answer = await rawRequest(base, Buffer.from(`POST ${path} HTTP/1.1\r\nHost: sandbox\r\nPSU-IP-Address: 10.0.0.1\x01\r\nContent-Length: 0\r\n\r\n`, 'latin1'));
+      expect(answer.status).toBe(400);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(answer.body)).toEqual({
+        error: 'invalid_request',
+        error_description: 'The header PSU-IP-Address must not contain control characters (U+0000–U+001F, U+007F): its value holds U+0001.',
+      });
+    }
+  });
+
   describe('read by oauth4webapi, the RFC 6749 client the issue was found with', () => {
     let issuer: oauth.AuthorizationServer;
     let enterprise: oauth.AuthorizationServer;

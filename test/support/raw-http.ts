@@ -6,12 +6,16 @@ export interface RawAnswer {
   body: string;
 }
 
-/** Sends bytes as they are over a plain socket (no client library tidies them) and reads the answer until the server closes. */
-export function rawRequest(base: string, bytes: Buffer): Promise<RawAnswer> {
+/**
+ * Sends bytes as they are over a plain socket (no client library tidies them) and reads the answer until the server closes.
+ * `halfClose: false` keeps the sending side open, for a request whose answer takes time (Node drops a request whose
+ * client ended its side); the request must then make the server close (HTTP/1.0, or `Connection: close`).
+ */
+export function rawRequest(base: string, bytes: Buffer, { halfClose = true }: { halfClose?: boolean } = {}): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const socket = connect(Number(port), hostname, () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {

@@ -13,6 +13,7 @@ import { SandboxClockEntity } from './clock/sandbox-clock.entity';
 import { SandboxDb } from './sandbox/sandbox-db';
 import { SandboxChanges } from './sandbox/sandbox-changes';
 import { SandboxRegistry } from './sandbox/sandbox-registry';
+import { SandboxLifecycleRace } from './sandbox/sandbox-lifecycle-race';
 import { SandboxCreationLog } from './sandbox/sandbox-creation-log';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { StrictValidationPipe } from './errors/validation.pipe';
@@ -48,6 +49,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
     SandboxDb,
     SandboxChanges,
     SandboxRegistry,
+    SandboxLifecycleRace,
     SandboxCreationLog,
     ClockRepository,
     SandboxClock,

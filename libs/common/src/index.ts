@@ -11,6 +11,7 @@ export { configureHttp, BODY_LIMIT_BYTES } from './http/configure-http';
 export { answerClientErrors } from './http/client-errors';
 export { RequestGates } from './http/request-gates';
 export { CallerIp, callerIpOf } from './http/caller-ip.decorator';
+export { NoStore } from './http/no-store.decorator';
 export { tokenEndpointOf } from './http/token-endpoints';
 export { html, trusted, escapeHtml, prefersHtml, asksForHtml, SafeHtml } from './http/html';
 export { basePageStyle } from './http/page-style';

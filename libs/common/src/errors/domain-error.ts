@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   DATABASE_UNAVAILABLE: 'unavailable',
   /** A row kept changing under concurrent requests, so this one's change was not saved: retry. */
   CONCURRENT_CHANGES: 'unavailable',
+  /** The sandbox was reset while the request ran, so it could not finish: send it again (contract §13). */
+  SANDBOX_RESET: 'unavailable',
   VERSION_WITHDRAWN: 'gone',
   NOT_SIMULATED: 'not_implemented',
   /** An Idempotency-Key sent again with another method, path, body or X-Sandbox-User (contract §15). */

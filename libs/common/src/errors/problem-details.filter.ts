@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { bodyParserFailure } from '../http/body-parser-errors';
+import type { RequestWithSandbox } from '../sandbox/request-sandbox';
+import { SandboxLifecycleRace } from '../sandbox/sandbox-lifecycle-race';
 import { DeletedSandbox, isWriteToDeletedSandbox } from '../sandbox/sandbox-registry';
 import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
 import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
@@ -167,9 +169,11 @@ export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetails');
 
+  constructor(private readonly lifecycleRace: SandboxLifecycleRace) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
+    const request = http.getRequest<Request & RequestWithSandbox>();
     const response = http.getResponse<Response>();
     if (exception instanceof ReplayedAnswer) {
       // A kept answer, sent again as it was (contract §15), whatever its status.
@@ -180,6 +184,15 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     const path = requestPath(request);
     const answer = errorAnswer(exception, path);
+    // An answer that may come from the sandbox being reset or deleted meanwhile is checked first (contract §13).
+    const recheck = this.lifecycleRace.recheck(request, exception, answer.status);
+    if (recheck === undefined) return this.send(exception, answer, path, response);
+    recheck
+      .then((told) => this.send(told, told === exception ? answer : errorAnswer(told, path), path, response))
+      .catch((error: unknown) => this.logger.error({ err: error, path }, 'error answer not sent'));
+  }
+
+  private send(exception: unknown, answer: ErrorAnswer, path: string, response: Response): void {
     const expected = exception instanceof DomainError || (exception instanceof OAuthError && answer.status < 500);
     if (answer.status >= 500 && !expected) this.logger.error({ err: exception, path }, 'unhandled error');
     if (response.headersSent) return;

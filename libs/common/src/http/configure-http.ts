@@ -7,10 +7,10 @@ import { DomainError } from '../errors/domain-error';
 import { assignRequestId } from '../logging/request-id';
 import { setupOpenApi } from '../openapi/openapi';
 import { FORM_PARAMETER_LIMIT } from './body-parser-errors';
-import { answerClientErrors } from './client-errors';
+import { answerClientErrors, refuseRequestWithoutHost } from './client-errors';
 import { refuseDeepBodies } from './json-depth';
 import { RequestGates } from './request-gates';
-import { resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
+import { type RequestWithSandbox, resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxContext } from '../sandbox/sandbox-context';
@@ -49,6 +49,8 @@ export function configureHttp(app: INestApplication): void {
     assignRequestId(req, res);
     next();
   });
+  // Node's own bare 400 for a missing Host is off (answerClientErrors): refused here, as a problem with its id.
+  express.use(refuseRequestWithoutHost);
   // Then the request's sandbox: the /sandboxes/{id} prefix routing (contract §13), before any gate.
   const clock = app.get(SandboxClock);
   express.use(routeToSandbox(app.get(SandboxRegistry), (sandboxId) => clock.forget(sandboxId)));
@@ -61,8 +63,17 @@ export function configureHttp(app: INestApplication): void {
   express.use((req: Request, res: Response, next: NextFunction) => {
     // The sandbox's clock first brought up to date (at most one read a second per instance, contract
     // §6): the gates and everything after read it. The gates may raise hints; this context ends with
-    // them (the body parsers lose it).
-    SandboxContext.run(resolveRequestSandbox(req), () => clock.sync().then(() => gates.pass(req, res)), req, hintsOf(req)).then(() => next(), next);
+    // them (the body parsers lose it). The generation read with it is the one the request began in.
+    SandboxContext.run(
+      resolveRequestSandbox(req),
+      () =>
+        clock.sync().then(() => {
+          (req as RequestWithSandbox).sandboxGeneration = clock.generation;
+          return gates.pass(req, res);
+        }),
+      req,
+      hintsOf(req),
+    ).then(() => next(), next);
   });
   express.use((req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.headers['content-length']);

@@ -18,6 +18,7 @@ interface ResponseLike {
 }
 interface OperationLike {
   operationId?: string;
+  [NO_STORE_EXTENSION]?: boolean;
   description?: string;
   security?: Array<Record<string, string[]>>;
   responses: Record<string, ResponseLike>;
@@ -38,7 +39,7 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', example: '3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13' },
   },
   'Retry-After': {
-    description: 'Whole seconds to wait before trying again (RFC 9110 §10.2.3): to the end of the planned downtime window (contract §7), or 1 for a QR poll that came too fast (contract §5)',
+    description: 'Whole seconds to wait before trying again (RFC 9110 §10.2.3): to the end of the planned downtime window (contract §7), or 1 for a QR poll that came too fast (contract §5) and for a request to send again (concurrent changes, or its sandbox reset meanwhile, contract §13)',
     required: true,
     schema: { type: 'integer', minimum: 0, example: 120 },
   },
@@ -49,7 +50,8 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', example: 'Bearer realm="sandbox", error="invalid_token"' },
   },
   'Cache-Control': {
-    description: 'no-store: token endpoint answers are never cached (RFC 6749 §5.1, contract §2)',
+    description:
+      'no-store: never cached. Every answer of the token endpoints (RFC 6749 §5.1, contract §2), and the answers that show live state: the console, the eid simulator page, an order\'s QR code',
     required: true,
     schema: { type: 'string', enum: ['no-store'] },
   },
@@ -81,6 +83,9 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', example: 'POLLED_TOO_FAST, TOKEN_EXPIRED' },
   },
 } as const;
+
+/** Marks an operation whose answers carry Cache-Control: no-store (NoStore); describeResponseHeaders documents it and drops the mark. */
+export const NO_STORE_EXTENSION = 'x-no-store';
 
 /** Paths whose requests the journal does not record, so which never carry hints (contract §14). */
 const UNRECORDED_PATHS = /^\/(admin|sandboxes|health|openapi\.json|docs|sandbox\/requests)(\/|$)|^\/$/;
@@ -160,18 +165,20 @@ function defaultsIntoDescriptions(document: OpenAPIObject, roots: unknown[]): vo
 /**
  * The response headers of contract §2, §5, §7 on every response that carries them, defined once in
  * components.headers: X-Request-Id on all, Retry-After on 429 and 503, WWW-Authenticate on 401 (not
- * the PSD2 token endpoint's), Cache-Control on the token endpoints, Sandbox-Hints (optional) on every
- * route the journal records.
+ * the PSD2 token endpoint's), Cache-Control on the token endpoints and on the 2xx of the routes marked
+ * NoStore, Sandbox-Hints (optional) on every route the journal records.
  */
 export function describeResponseHeaders(document: OpenAPIObject): void {
   document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...jsonCopy(RESPONSE_HEADERS) } as never };
   for (const { path, operation } of operationsOf(document)) {
     const tokenEndpoint = TOKEN_ENDPOINT_PATHS.includes(path);
+    const noStore = operation[NO_STORE_EXTENSION] === true;
+    delete operation[NO_STORE_EXTENSION];
     for (const [status, response] of Object.entries(operation.responses)) {
       addResponseHeaders(response, 'X-Request-Id');
       if (status === '429' || status === '503') addResponseHeaders(response, 'Retry-After');
       if (status === '401' && path !== PSD2_TOKEN_PATH) addResponseHeaders(response, 'WWW-Authenticate');
-      if (tokenEndpoint) addResponseHeaders(response, 'Cache-Control');
+      if (tokenEndpoint || (noStore && /^2/.test(status))) addResponseHeaders(response, 'Cache-Control');
       if (!UNRECORDED_PATHS.test(path)) addResponseHeaders(response, 'Sandbox-Hints');
     }
   }
@@ -195,6 +202,49 @@ export function describeHeaderRules(document: OpenAPIObject): void {
       description: 'VALIDATION_FAILED: a header the service reads is malformed, e.g. PSU-IP-Address that is not an IPv4 or IPv6 address, or a control character in X-Sandbox-User (contract §2)',
       content: { 'application/problem+json': problemMedia(400, 'VALIDATION_FAILED', 'PSU-IP-Address must be an IPv4 or IPv6 address (got "not-an-ip")') },
     };
+  }
+}
+
+/**
+ * The service's own paths and the lifecycle routes, at the root only (contract §13): no sandbox
+ * serves them (under a prefix `/health` and `/sandboxes…` are unknown routes, and `/` is the
+ * lifecycle route of the sandbox), so none is reset under them either.
+ */
+export const ROOT_ONLY_PATHS = /^\/(health|sandboxes)(\/|$)|^\/$/;
+
+const SANDBOX_RESET = {
+  description: 'SANDBOX_RESET: the sandbox was reset (POST /sandboxes/{sandbox_id}/reset) while this request ran, so it could not finish; send it again after Retry-After (1 s) (contract §13)',
+  message: 'This sandbox was reset while the request ran, so the request could not finish: send it again.',
+};
+
+/**
+ * The 503 every route a sandbox serves may answer when that sandbox is reset under the request
+ * (contract §13; SandboxResetMeanwhile), beside the route's own 503s as another example: a problem,
+ * or on the token endpoints RFC 6749's temporarily_unavailable.
+ */
+export function describeSandboxReset(document: OpenAPIObject): void {
+  const problem = problemMedia(503, 'SANDBOX_RESET', SANDBOX_RESET.message);
+  for (const { path, operation } of operationsOf(document)) {
+    if (ROOT_ONLY_PATHS.test(path)) continue;
+    const existing = operation.responses['503'];
+    if (!existing) {
+      operation.responses['503'] = { description: SANDBOX_RESET.description, content: { 'application/problem+json': jsonCopy(problem) } };
+      continue;
+    }
+    existing.description = `${existing.description ?? 'Service Unavailable'}; or ${SANDBOX_RESET.description}`;
+    const [type, name, value] = TOKEN_ENDPOINT_PATHS.includes(path)
+      ? ['application/json', 'sandbox_reset', { error: 'temporarily_unavailable', error_description: SANDBOX_RESET.message }]
+      : ['application/problem+json', 'SANDBOX_RESET', problem.example];
+    const media = existing.content?.[type] as { example?: { reason?: { code?: string } }; examples?: Record<string, { summary?: string; value: unknown }> } | undefined;
+    if (!media) {
+      existing.content = { ...existing.content, [type]: jsonCopy(problem) };
+      continue;
+    }
+    if (media.example !== undefined) {
+      media.examples = { [media.example.reason?.code ?? 'unavailable']: { value: media.example } };
+      delete media.example;
+    }
+    media.examples = { ...media.examples, [name]: { summary: SANDBOX_RESET.description, value: jsonCopy(value) } };
   }
 }
 

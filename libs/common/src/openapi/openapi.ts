@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type RequestWithSandbox, sandboxPrefixOf } from '../sandbox/request-sandbox';
 import { ProblemDto, ProblemReasonDto } from './api-problems.decorator';
 import { API_TAGS } from './api-tags';
-import { describeHeaderRules, describeIdempotency, describeResponseHeaders, finishDocument } from './openapi-finish';
+import { describeHeaderRules, describeIdempotency, describeResponseHeaders, describeSandboxReset, finishDocument, ROOT_ONLY_PATHS } from './openapi-finish';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -28,6 +28,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   finishDocument(document);
   describeIdempotency(document);
   describeHeaderRules(document);
+  describeSandboxReset(document);
   return document;
 }
 
@@ -105,6 +106,27 @@ export function sandboxServers(prefix: string): Array<{ url: string; description
   return [{ url: prefix, description: 'This sandbox: its prefix on the origin that serves this document' }];
 }
 
+const CONSOLE_AT_THE_ROOT =
+  'In this sandbox\'s document: served at the root only, as the default sandbox\'s console. Under this sandbox\'s prefix `/` is the lifecycle route ' +
+  '`GET /sandboxes/{sandbox_id}`, which answers this sandbox\'s console page to a browser (text/html) and the sandbox as JSON otherwise.';
+
+/**
+ * The description as served under a sandbox's prefix (contract §13 Addressing): its server is the
+ * prefix, and each root-only path keeps the root as its own server, so Try it out and generated
+ * clients call the address that exists. The built document is shared: only copies are changed.
+ */
+export function sandboxDocument(document: OpenAPIObject, prefix: string): OpenAPIObject {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]): [string, OpenAPIObject['paths'][string]] => {
+      if (!ROOT_ONLY_PATHS.test(path)) return [path, item];
+      const atRoot = { ...item, servers: [{ url: '/', description: 'The service\'s root: this path is not served under a sandbox\'s prefix (contract §13)' }] };
+      if (path === '/' && atRoot.get) atRoot.get = { ...atRoot.get, description: `${atRoot.get.description ?? ''}\n\n${CONSOLE_AT_THE_ROOT}`.trim() };
+      return [path, atRoot];
+    }),
+  );
+  return { ...document, servers: sandboxServers(prefix), paths };
+}
+
 /** GET /openapi.json and Swagger UI at /docs, both without auth (contract §1); the document is built on first request. */
 export function setupOpenApi(app: INestApplication): void {
   const holder = app.get(OpenApiDocument);
@@ -113,10 +135,10 @@ export function setupOpenApi(app: INestApplication): void {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     yamlDocumentUrl: '/openapi.yaml',
     customSiteTitle: 'Bank API sandbox',
-    // Under a sandbox's prefix the document names that prefix as its server (contract §13 Addressing).
+    // Under a sandbox's prefix the document names that prefix as its server, root-only paths the root (contract §13 Addressing).
     patchDocumentOnRequest: (request, _response, document) => {
       const prefix = sandboxPrefixOf(request as RequestWithSandbox);
-      return prefix ? { ...document, servers: sandboxServers(prefix) } : document;
+      return prefix ? sandboxDocument(document, prefix) : document;
     },
   });
 }

@@ -14,6 +14,16 @@ export interface RequestWithSandbox extends IncomingMessage {
   sandboxPrefix?: string;
   /** The path as the client sent it, before the prefix was stripped (express sets it too). */
   originalUrl?: string;
+  /**
+   * The sandbox's generation as this instance knew it when the request began (after the clock's
+   * sync): a reset since then moved it (SandboxLifecycleRace, SandboxCache).
+   */
+  sandboxGeneration?: string;
+}
+
+/** The generation the request began in (undefined: not an HTTP request, or not that far yet). */
+export function generationAtStart(request: RequestWithSandbox | undefined): string | undefined {
+  return request?.sandboxGeneration;
 }
 
 /** `/sandboxes/{id}` and what follows it (case-insensitive, as Express routes). */

@@ -1,4 +1,6 @@
 import { SandboxCache } from './sandbox-cache';
+import type { IncomingMessage } from 'node:http';
+import type { RequestWithSandbox } from './request-sandbox';
 import { SandboxContext } from './sandbox-context';
 
 describe(SandboxCache.name, () => {
@@ -42,6 +44,20 @@ describe(SandboxCache.name, () => {
     ]);
     listeners.forEach((listener) => listener('b'));
     expect(told.size).toBe(0);
+  });
+
+  it('remembers nothing a request read across a reset of its sandbox: it may be the old world\'s (contract §13 reset)', () => {
+    const generations = { generation: '1' };
+    const straddled = new SandboxCache<string>(generations);
+    const requestIn = (generation: string) => ({ sandboxGeneration: generation }) as RequestWithSandbox as IncomingMessage;
+    SandboxContext.run('a', () => {
+      // The request began in generation 1; the reset this instance adopted meanwhile made it 2.
+      generations.generation = '2';
+      straddled.remember('hash', 'partner of the old world');
+    }, requestIn('1'));
+    expect(SandboxContext.run('a', () => straddled.lookup('hash'))).toBeUndefined();
+    SandboxContext.run('a', () => straddled.remember('hash', 'partner as reset'), requestIn('2'));
+    expect(SandboxContext.run('a', () => straddled.lookup('hash'))).toBe('partner as reset');
   });
 
   it('holds at most `capacity` entries in all, however many sandboxes share one key', () => {

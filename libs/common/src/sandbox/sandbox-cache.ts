@@ -1,3 +1,4 @@
+import { generationAtStart } from './request-sandbox';
 import { SandboxContext } from './sandbox-context';
 
 /** Where a cache learns the current sandbox's generation (bumped when a sandbox is reset or deleted). */
@@ -15,7 +16,8 @@ export interface SandboxGenerations {
  * every provider's Maps) to that key's entries per sandbox and generation; read and write it with
  * `lookup` and `remember`. Bounded: past `capacity` entries in all the oldest key goes with its
  * entries. A sandbox deleted or reset loses its entries at once (`onForget`), found through a
- * per-sandbox index of its keys, so forgetting costs its own entries, not the whole cache.
+ * per-sandbox index of its keys, so forgetting costs its own entries, not the whole cache. A request
+ * that straddled a reset remembers nothing.
  */
 export class SandboxCache<V> extends Map<string, Map<string, V>> {
   /** Which keys hold an entry of each sandbox. */
@@ -37,6 +39,10 @@ export class SandboxCache<V> extends Map<string, Map<string, V>> {
 
   remember(key: string, value: V): void {
     const scope = this.scope();
+    // A request that began before a reset this instance has since adopted may have read the old
+    // world: what it found must not be taken for the new generation's (contract §13 reset).
+    const startedIn = generationAtStart(SandboxContext.request);
+    if (startedIn !== undefined && startedIn !== this.generations.generation) return;
     const sandboxId = SandboxContext.sandboxId;
     // An entry of an older generation of this sandbox can never be read again.
     const sandbox = `${sandboxId}/`;

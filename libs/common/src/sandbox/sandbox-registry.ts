@@ -163,6 +163,25 @@ export class SandboxRegistry implements SandboxChangeListener {
     return rows.length === 0 ? null : toRow(rows[0]);
   }
 
+  /**
+   * The sandbox's generation as committed now (null: no such sandbox), read past every cache and
+   * outside any transaction: how an error answer learns that its sandbox was reset or deleted while
+   * the request ran (SandboxLifecycleRace). Only error paths ask it.
+   */
+  async committedGeneration(sandboxId: string): Promise<string | null> {
+    const rows: Array<{ generation: string }> = await this.dataSource.manager.query(`SELECT generation::text AS generation FROM sandbox WHERE id = $1`, [sandboxId]);
+    return rows[0]?.generation ?? null;
+  }
+
+  /**
+   * Takes the sandbox's lifecycle lock until the open transaction ends: a reset or delete waits for
+   * one in progress and then reads the row it committed (a statement that waited on the row itself
+   * would find the old row gone and take a reset sandbox for a deleted one).
+   */
+  async lockLifecycle(sandboxId: string): Promise<void> {
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_lifecycle'), hashtext($1))`, [sandboxId]);
+  }
+
   /** The hash of the sandbox's own admin key (null: none, or no such sandbox). */
   async adminKeyHash(sandboxId: string): Promise<string | null> {
     const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1`, [sandboxId]);

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces } from '@nestjs/swagger';
-import { API_TAG, ApiInterface, ApiProblems, Public, UuidPipe } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, NoStore, Public, UuidPipe } from '@app/common';
 import { EID_ORDER_CONTENDED } from '../eid.errors';
 import { EidSimulatorService } from './eid-simulator.service';
 import {
@@ -65,7 +65,7 @@ export class EidSimulatorController {
   }
 
   @Get('operations/:operation_id/qr.svg')
-  @Header('Cache-Control', 'no-store')
+  @NoStore()
   @ApiOperation({
     summary: 'The order\'s current dynamic QR code as an SVG image',
     description: 'The QR string changes every second (contract §4); fetch it again each second while the order is open.',

@@ -10,10 +10,10 @@ export class ConsoleClockDto {
 }
 
 export class ConsoleLinksDto {
-  @ApiProperty({ example: '/docs', description: 'The API reference (the OpenAPI description, rendered)' })
+  @ApiProperty({ example: '/sandboxes/3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13/docs', description: 'The API reference of this sandbox (its OpenAPI description, rendered)' })
   docs: string;
 
-  @ApiProperty({ example: '/openapi.json' })
+  @ApiProperty({ example: '/sandboxes/3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13/openapi.json', description: 'The OpenAPI description of this sandbox, whose server is its prefix (contract §13)' })
   openapi: string;
 
   @ApiProperty({ example: '/sandboxes/3f2b8c1e-6a4d-4e8b-9c1a-2d5e7f9a0b13/sandbox/eid', description: 'The eid simulator page of this sandbox (contract §4)' })

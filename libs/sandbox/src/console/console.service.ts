@@ -21,8 +21,9 @@ export class ConsoleService {
       name: sandbox.name,
       clock: { now: this.clock.now().toISOString(), frozen: this.clock.frozen },
       links: {
-        docs: DOCS_PATH,
-        openapi: OPENAPI_JSON_PATH,
+        // Each sandbox has its own description, whose server is its prefix (contract §13 Addressing).
+        docs: `${prefix}${DOCS_PATH}`,
+        openapi: `${prefix}${OPENAPI_JSON_PATH}`,
         eid_simulator: `${prefix}/sandbox/eid`,
         maintenance_windows: `${prefix}/sandbox/maintenance-windows`,
         requests: `${prefix}/sandbox/requests`,

@@ -1,14 +1,32 @@
 import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, getSchemaPath } from '@nestjs/swagger';
 import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SANDBOX_CLOCK_RANGE, SelfServiceIp, Idempotent } from '@app/common';
 import type { Request } from 'express';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
 
-/** The request's scheme and host (`base_url` is absolute, contract §13; the routing keeps these routes at the root). */
+/** A Host a URL can carry: a name or an IPv4 address, or an IPv6 address in brackets, and a port. */
+const USABLE_HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(:\d{1,5})?$/;
+
+/**
+ * The address the request arrived on, as a URL host: for a request without a usable Host (HTTP/1.0
+ * may send none; an empty Host names none). An IPv4-mapped IPv6 address is written as IPv4.
+ */
+function arrivalAddress(request: Request): string {
+  const { localAddress, localPort } = request.socket;
+  if (!localAddress) return 'localhost';
+  const address = localAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  return `${address.includes(':') ? `[${address}]` : address}${localPort ? `:${localPort}` : ''}`;
+}
+
+/**
+ * The request's scheme and host (`base_url` is absolute, contract §13; the routing keeps these
+ * routes at the root); without a usable Host, the address the request arrived on.
+ */
 const Origin = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
   const request = context.switchToHttp().getRequest<Request>();
-  return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+  const host = request.get('host');
+  return `${request.protocol}://${host && USABLE_HOST.test(host) ? host : arrivalAddress(request)}`;
 });
 
 /** `default` or a UUID; else 400 naming sandbox_id. */
@@ -55,8 +73,18 @@ export class SandboxesController {
 
   @Get(':sandbox_id')
   @SANDBOX_ID_PARAM
-  @ApiOperation({ summary: 'A sandbox', description: 'With the operator key or the sandbox\'s own admin key. Never a key.' })
-  @ApiOkResponse({ type: SandboxDto })
+  @ApiOperation({
+    summary: 'A sandbox',
+    description:
+      'With the operator key or the sandbox\'s own admin key. Never a key. A client that prefers text/html (a browser) gets that sandbox\'s console page ' +
+      'instead, without a key, with Cache-Control: no-store (contract §13, §14; the page of GET / under its prefix).',
+  })
+  // `content`, not `type`: the page is HTML, not the JSON schema.
+  @ApiExtraModels(SandboxDto)
+  @ApiOkResponse({
+    description: 'The sandbox as JSON; to a browser, its console page',
+    content: { 'application/json': { schema: { $ref: getSchemaPath(SandboxDto) } }, 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiProblems(OWN_KEY, ADMIN_PROBLEMS[1], { status: 400, description: 'sandbox_id neither `default` nor a UUID' }, { status: 404, description: 'No such sandbox' })
   show(@Param('sandbox_id', SANDBOX_ID) sandboxId: string, @Origin() origin: string): Promise<SandboxDto> {
     return this.service.show(sandboxId, origin);
@@ -67,7 +95,9 @@ export class SandboxesController {
   @SANDBOX_ID_PARAM
   @ApiOperation({
     summary: 'Reset a sandbox',
-    description: 'As newly created, in one transaction: data wiped, demo set and fixture seeded again, clock back to its creation setting; id and keys kept. The default sandbox gets the demo set per SEED_DEMO and real time.',
+    description:
+      'As newly created, in one transaction: data wiped, demo set and fixture seeded again, clock back to its creation setting; id and keys kept. The default sandbox gets the demo set per SEED_DEMO and real time. ' +
+      'A request to the sandbox in flight meanwhile runs before or after the reset, or answers 503 SANDBOX_RESET with Retry-After: 1 (send it again); resets and deletes of one sandbox run one after another.',
   })
   @ApiOkResponse({ type: SandboxDto })
   @ApiProblems(OWN_KEY, ADMIN_PROBLEMS[1], { status: 400, description: 'sandbox_id neither `default` nor a UUID' }, { status: 404, description: 'No such sandbox' })
@@ -78,7 +108,11 @@ export class SandboxesController {
   @Delete(':sandbox_id')
   @HttpCode(204)
   @SANDBOX_ID_PARAM
-  @ApiOperation({ summary: 'Delete a sandbox', description: 'All its data goes with it; its routes answer 404 at once here and within a second on other instances. The default sandbox cannot be deleted (409).' })
+  @ApiOperation({
+    summary: 'Delete a sandbox',
+    description:
+      'All its data goes with it; its routes answer 404 at once here and within a second on other instances, and a request to it in flight meanwhile finishes or answers 404. The default sandbox cannot be deleted (409).',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(
     OWN_KEY,

@@ -100,6 +100,8 @@ export class SandboxesService {
   async reset(sandboxId: string, origin: string): Promise<SandboxDto> {
     const row = await SandboxContext.run(sandboxId, () =>
       this.db.transaction(async () => {
+        // After a reset or delete in progress: the row read is the one it left.
+        await this.registry.lockLifecycle(sandboxId);
         const old = await this.registry.find(sandboxId, true);
         if (!old) throw new UnknownSandbox(sandboxId);
         await this.registry.delete(sandboxId);
@@ -116,8 +118,16 @@ export class SandboxesService {
 
   async delete(sandboxId: string): Promise<void> {
     if (sandboxId === DEFAULT_SANDBOX_ID) throw new InvalidState('The default sandbox cannot be deleted (reset it instead).');
-    const deleted = await this.registry.delete(sandboxId);
-    // Its clock copy and cached entries go at once here; other instances drop them when they find it gone.
+    const deleted = await SandboxContext.run(sandboxId, () =>
+      this.db.transaction(async () => {
+        // After a reset in progress, so a sandbox it recreates is not taken for one already gone.
+        await this.registry.lockLifecycle(sandboxId);
+        return this.registry.delete(sandboxId);
+      }),
+    );
+    // Its routing entry, clock copy and cached entries go at once here, once committed (a request
+    // meanwhile still found it); other instances drop them when they find it gone.
+    this.registry.forget(sandboxId);
     this.clock.forget(sandboxId);
     if (!deleted) throw new UnknownSandbox(sandboxId);
   }

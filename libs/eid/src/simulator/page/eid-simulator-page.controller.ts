@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { API_TAG, ApiInterface, ApiProblems, asksForHtml, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, asksForHtml, NoStore, Public, type RequestWithSandbox, sandboxPrefixOf } from '@app/common';
 import { EidSimulatorPageService } from './eid-simulator-page.service';
 import { EidSimulatorPageQueryDto } from './eid-simulator-page.dto';
 import { renderEidSimulatorPage } from './eid-simulator-page';
@@ -16,7 +16,7 @@ export class EidSimulatorPageController {
 
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
+  @NoStore()
   @ApiOperation({
     summary: 'The eid simulator page: open an order, find phone orders, approve, fail or answer a call',
     description:
