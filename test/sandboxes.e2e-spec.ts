@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { load } from 'js-yaml';
 import { DataSource } from 'typeorm';
+import { SandboxRegistry } from '@app/common';
 import { SandboxesService } from '@app/sandbox';
 import { expectProblem, expectValidationFailed } from './support/problems';
 import { newPersonalNumber } from './support/personal-numbers';
@@ -226,6 +227,19 @@ describe('sandboxes (contract §13)', () => {
       const lastUsed = Date.parse((await t.http.get(`/sandboxes/${sb.sandbox_id}`).set(operator).expect(200)).body.last_used_at);
       expect(lastUsed % 60_000).toBe(0);
       expect(Math.abs(lastUsed - Date.now())).toBeLessThan(2 * 60_000);
+    });
+
+    it('the default sandbox\'s last_used_at records its last request too, at the root or under /sandboxes/default (contract §13)', async () => {
+      const db = t.app.get(DataSource);
+      for (const path of ['/sandbox/maintenance-windows', '/sandboxes/default/sandbox/maintenance-windows']) {
+        await db.query(`UPDATE sandbox SET last_used_at = '2020-01-01T00:00:00Z' WHERE id = 'default'`);
+        // This instance writes a sandbox's last use at most once a minute: as if it had not yet this minute.
+        t.app.get(SandboxRegistry).forget('default');
+        await t.http.get(path).expect(200);
+        const lastUsed = Date.parse((await t.http.get('/sandboxes/default').set(operator).expect(200)).body.last_used_at);
+        expect(lastUsed % 60_000).toBe(0);
+        expect(Math.abs(lastUsed - Date.now())).toBeLessThan(2 * 60_000);
+      }
     });
 
     it('requests in flight into a sandbox deleted elsewhere answer 404, never 500', async () => {

@@ -99,8 +99,9 @@ export function sandboxPrefixOf(req: RequestWithSandbox): string | undefined {
 
 /**
  * The edge middleware of the routing: resolves the request's sandbox and answers 404 NOT_FOUND when
- * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists); a request under a
- * sandbox's prefix is its last use (`last_used_at`, written at most once a minute per instance).
+ * a well-formed id names no sandbox (one cached lookup, SandboxRegistry.exists); a request to a
+ * sandbox (the default one's too) is its last use (`last_used_at`, written at most once a minute
+ * per instance).
  * A sandbox found gone (deleted, on this instance or another) is forgotten by `forget` (the clock's
  * copies and the caches keyed by it).
  */
@@ -114,7 +115,13 @@ export function routeToSandbox(registry: SandboxRegistry, forget: (sandboxId: st
       req.sandboxId = DEFAULT_SANDBOX_ID;
       return next(error);
     }
-    if (sandboxId === DEFAULT_SANDBOX_ID) return next();
+    if (sandboxId === DEFAULT_SANDBOX_ID) {
+      // Its last use too (GET /sandboxes lists it), at most one write a minute per instance.
+      const touching = registry.touch(sandboxId);
+      if (touching) touching.then(() => next(), next);
+      else next();
+      return;
+    }
     registry.exists(sandboxId).then(async (found) => {
       if (!found) {
         forget(sandboxId);

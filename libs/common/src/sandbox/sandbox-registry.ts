@@ -141,11 +141,18 @@ export class SandboxRegistry implements SandboxChangeListener {
     return true;
   }
 
-  /** Records a request under the sandbox's prefix as its last use (to the minute, never backwards). */
-  async touch(sandboxId: string): Promise<void> {
+  /**
+   * Records a request to the sandbox as its last use (to the minute, never backwards); undefined
+   * when this instance recorded one less than a minute ago, so most requests write nothing.
+   */
+  touch(sandboxId: string): Promise<void> | undefined {
     const touchedAt = this.touchedAtMs.get(sandboxId);
-    if (touchedAt !== undefined && Date.now() - touchedAt < TOUCH_EVERY_MS) return;
+    if (touchedAt !== undefined && Date.now() - touchedAt < TOUCH_EVERY_MS) return undefined;
     remember(this.touchedAtMs, sandboxId, Date.now());
+    return this.recordUse(sandboxId);
+  }
+
+  private async recordUse(sandboxId: string): Promise<void> {
     await this.manager.query(
       `UPDATE sandbox SET last_used_at = date_trunc('minute', now()) WHERE id = $1 AND last_used_at < date_trunc('minute', now())`,
       [sandboxId],
