@@ -5,10 +5,17 @@ import { newPartner } from './support/fixtures';
 import { expectProblem } from './support/problems';
 import { bearer, certificate, expectOAuthError, newUser, Psd2Client, PSU_IP } from './support/psd2';
 import { RecordingProcessModule } from './support/signing-process';
+import { newPersonalNumber } from './support/personal-numbers';
 import { BASE_TIME, createTestApp, TestApp } from './support/test-app';
 
 /** The codes of a response's Sandbox-Hints header (contract §14), in order; [] without one. */
 const hintsOf = (res: { headers: Record<string, string | undefined> }): string[] => res.headers['sandbox-hints']?.split(', ') ?? [];
+
+/** The hints the journal recorded for a response (its X-Request-Id), messages included. */
+async function recordedHints(t: TestApp, res: { headers: Record<string, string | undefined> }): Promise<Array<{ code: string; message: string; section: string }>> {
+  await t.app.get(JournalWriter).flush();
+  return (await t.admin.get(`/admin/requests/${res.headers['x-request-id']}`).expect(200)).body.hints;
+}
 
 const IP_A = '198.51.100.1';
 const IP_B = '198.51.100.2';
@@ -87,6 +94,9 @@ describe('rule hints (contract §14)', () => {
       const refused = await tpp.exchange(pendingCode);
       expectOAuthError(refused, 400, 'invalid_grant');
       expect(hintsOf(refused)).toEqual(['EXCHANGE_BEFORE_COMPLETE']);
+      // The advice fits a code that can never complete: start anew, not "poll until COMPLETE".
+      const [hint] = await recordedHints(t, refused);
+      expect(hint.message).toContain('FAILED and never will complete; start a new one');
     });
 
     it('SCOPE_NARROWER_THAN_CERTIFICATE (bank §1): informational, the start still succeeds', async () => {
@@ -109,6 +119,18 @@ describe('rule hints (contract §14)', () => {
       await t.clock.advance(300 + 12);
       const res = await t.http.get('/v2/accounts').set(bearer(tpp, access_token)).expect(401);
       expect(hintsOf(res)).toEqual(['TOKEN_EXPIRED']);
+      expect((await recordedHints(t, res))[0].message).toMatch(/expired 12 s ago .*it lived 300 s\. Refresh it \(grant_type=refresh_token\) or authorize again/);
+    });
+
+    it('TOKEN_EXPIRED says how to get a new token of that kind: no refresh for an authenticate or a non-authenticated token (bank §4.1, §5.5)', async () => {
+      const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+      const { access_token: authenticated } = await tpp.tokens({ user });
+      const { access_token: nonAuthenticated } = (await tpp.nonAuthenticated(user).expect(200)).body as { access_token: string };
+      await t.clock.advance(1800);
+      const [afterAuthenticate] = await recordedHints(t, await t.http.get('/v2/accounts').set(bearer(tpp, authenticated)).expect(401));
+      expect(afterAuthenticate.message).toContain('Authenticate or authorize again: this flow gives no refresh token');
+      const [afterNonAuthenticated] = await recordedHints(t, await t.http.get('/v2/accounts').set(bearer(tpp, nonAuthenticated)).expect(401));
+      expect(afterNonAuthenticated.message).toContain('Ask for a new one (grant_type=non_authenticated_token)');
     });
 
     it("TOKEN_EXPIRED is this TPP's own token only: another TPP's expired token is just unknown", async () => {
@@ -152,6 +174,34 @@ describe('rule hints (contract §14)', () => {
       const user = await newUser(t, { kyc: false });
       const res = await tpp.nonAuthenticated(user).expect(403);
       expect(hintsOf(res)).toEqual(['KYC_REQUIRED']);
+    });
+
+    it('KYC_REQUIRED names an admin call that works as written, in the caller\'s own sandbox (contract §8, §14)', async () => {
+      const sandbox = (await t.admin.post('/sandboxes', { name: 'kyc hint' }).expect(201)).body as { sandbox_id: string; admin_key: string };
+      const prefix = `/sandboxes/${sandbox.sandbox_id}`;
+      const user = newPersonalNumber();
+      await t.http.put(`${prefix}/admin/users/${user}`).set('Authorization', `Bearer ${sandbox.admin_key}`).send({ name: 'Karin Kund', kyc_completed: false }).expect(201);
+      const refused = await t.http.post(`${prefix}/psd2/auth/1.0/token`).set(tpp.headers()).type('form').send({ grant_type: 'non_authenticated_token', user_id: user }).expect(403);
+      await t.app.get(JournalWriter).flush();
+      const recorded = (await t.http.get(`${prefix}/admin/requests/${refused.headers['x-request-id']}`).set('Authorization', `Bearer ${sandbox.admin_key}`).expect(200)).body;
+      const call = /PUT (\S+) with (\{.*\})\.$/.exec(recorded.hints[0].message);
+      expect(call?.[1]).toBe(`${prefix}/admin/users/${user}`);
+      // Done as the hint says, the next grant goes through.
+      await t.http.put(call![1]).set('Authorization', `Bearer ${sandbox.admin_key}`).send(JSON.parse(call![2])).expect(200);
+      await t.http.post(`${prefix}/psd2/auth/1.0/token`).set(tpp.headers()).type('form').send({ grant_type: 'non_authenticated_token', user_id: user }).expect(200);
+      await t.admin.delete(`/sandboxes/${sandbox.sandbox_id}`).expect(204);
+    });
+
+    it('KYC_REQUIRED at the enterprise token endpoint too: an end-user token refused for a user without KYC (contract §2, §14)', async () => {
+      const key = (await newPartner(t)).api_key;
+      const user = await newUser(t, { kyc: false });
+      const partner = { Authorization: `Bearer ${key}` };
+      const { pending_authorization_code } = (
+        await t.http.get('/api/auth/1.0/authorize').set(partner).query({ client_id: 'app', response_type: 'pending_code', scope: 'loan.read', user_id: user }).expect(200)
+      ).body;
+      const refused = await t.http.post('/api/auth/1.0/token').set(partner).type('form').send({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code });
+      expectOAuthError(refused, 403, 'kyc_required');
+      expect(hintsOf(refused)).toEqual(['KYC_REQUIRED']);
     });
   });
 

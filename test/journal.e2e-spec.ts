@@ -15,7 +15,7 @@ class HintRaisingController {
   @Post('hint')
   @Public()
   raise(@Body() body: { clean?: boolean }): { raised: boolean } {
-    if (!body.clean) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
+    if (!body.clean) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE', { state: 'PENDING' });
     return { raised: !body.clean };
   }
 

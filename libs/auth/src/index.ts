@@ -8,7 +8,7 @@ export { SCOPES, scopesOfRoles } from './scopes';
 export type { Scope } from './scopes';
 export { TOKEN_KINDS } from './tokens/token-kinds';
 export type { TokenKind } from './tokens/token-kinds';
-export { OAuthError, invalidGrant, invalidRequest, kycRequired } from './tokens/oauth-error';
+export { OAuthError, invalidGrant, invalidRequest, kycRequired, refusedWithoutKyc } from './tokens/oauth-error';
 export type { OAuthErrorCode } from './tokens/oauth-error';
 export { ApiOAuthErrors } from './tokens/api-oauth-errors.decorator';
 export { FormBody, formParameter } from './tokens/form-body.decorator';

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, RequestCaller, RequestHints, tokenExpiredParams } from '@app/common';
-import { formParameter, invalidGrant, invalidRequest, kycRequired, OAuthError } from '@app/auth';
+import { formParameter, invalidGrant, invalidRequest, OAuthError, refusedWithoutKyc } from '@app/auth';
 import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
 import type { EnterpriseTokenKind } from './enterprise.entities';
@@ -79,7 +79,7 @@ export class EnterpriseService implements OnModuleInit {
     }
     // Any well-formed personal number is accepted (bank §4.6); a sandbox user without KYC gets none (contract §2).
     const user = await this.users.find(authorization.personalNumber as PersonalNumber);
-    if (user && !user.kycCompleted) throw kycRequired();
+    if (user && !user.kycCompleted) throw refusedWithoutKyc(user);
     if (!(await this.tokens.claimExchange(authorization.pendingCodeHash, now))) throw invalidGrant('The pending_code has already been exchanged.');
     return this.token({ kind: 'end_user', partnerId: partner.id, personalNumber: authorization.personalNumber, scopes: authorization.scopes }, 'authorize');
   }
@@ -112,7 +112,8 @@ export class EnterpriseService implements OnModuleInit {
     const now = this.clock.now();
     if (token.expiresAt > now) return token;
     RequestCaller.identify(request, token.kind === 'end_user' && token.personalNumber ? { kind: 'end_user', id: token.personalNumber } : { kind: 'partner', id: token.partnerId });
-    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, now));
+    const renewal = token.kind === 'end_user' ? 'Authorize the user again (GET /api/auth/1.0/authorize)' : 'Ask for a new one (grant_type=client_credentials)';
+    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, now, renewal));
     return null;
   }
 }

@@ -59,10 +59,17 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
   private hintExpired(request: Request, tppId: string): void {
     const token = this.expired.get(request);
     if (!token || token.tppId !== tppId) return;
-    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, this.clock.now()));
+    RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, this.clock.now(), renewalOf(token)));
   }
 
   private metadata<T>(key: string, context: ExecutionContext): T | undefined {
     return this.reflector.getAllAndOverride<T>(key, [context.getHandler(), context.getClass()]);
   }
+}
+
+/** How the holder of an expired PSD2 token gets a new one (bank §4.1, §5.5; contract §5). */
+function renewalOf(token: IssuedAccessToken): string {
+  if (token.kind === 'non_authenticated') return 'Ask for a new one (grant_type=non_authenticated_token)';
+  if (token.kind === 'authorize' && token.scopes.includes('AIS')) return 'Refresh it (grant_type=refresh_token) or authorize again';
+  return 'Authenticate or authorize again: this flow gives no refresh token';
 }

@@ -19,7 +19,7 @@ import { EidOrderService, isOpenOrder } from '@app/eid';
 import { Psd2AuthorizationRepository } from '../authorization/psd2-authorization.repository';
 import type { Psd2Client } from '../certificate/psd2-client';
 import { type Scope, scopesOfRoles, scopeText } from '../scopes';
-import { invalidGrant, invalidRequest, kycRequired, OAuthError } from './oauth-error';
+import { invalidGrant, invalidRequest, OAuthError, refusedWithoutKyc } from './oauth-error';
 import { TokenResponseDto } from './token.dto';
 import { TokenRepository } from './token.repository';
 import { formParameter } from './form-body.decorator';
@@ -76,7 +76,7 @@ export class TokenService {
     const now = this.clock.now();
     // Bank §3.1: exchange only once status has answered COMPLETE. A code exchanged while still
     // pending, or after failing, was never read as COMPLETE either (contract §14).
-    if (order.status !== 'COMPLETE') RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
+    if (order.status !== 'COMPLETE') RequestHints.raise('EXCHANGE_BEFORE_COMPLETE', { state: isOpenOrder(order) ? 'PENDING' : 'FAILED' });
     if (isOpenOrder(order)) {
       throw new OAuthError('authorization_pending', 'The user has not completed the eid authentication yet; poll status until COMPLETE.');
     }
@@ -90,7 +90,7 @@ export class TokenService {
     }
     await this.requireKyc(order.personalNumber);
     // Allowed, but the documented flow reads COMPLETE from status first (contract §14, bank §3.1).
-    if (order.finalReportedAt === null) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE');
+    if (order.finalReportedAt === null) RequestHints.raise('EXCHANGE_BEFORE_COMPLETE', { state: 'COMPLETE' });
     if (!(await this.authorizations.claimExchange(authorization.pendingCodeHash, now))) {
       throw invalidGrant('The pending_code has already been exchanged.');
     }
@@ -155,7 +155,7 @@ export class TokenService {
     if (lifetimeS === null) {
       const user = await this.users.find(personalNumber);
       if (!user) throw invalidGrant(`user_id ${personalNumber} is not a sandbox user.`);
-      if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
+      if (!user.kycCompleted) throw refusedWithoutKyc(user);
       throw new Error(`TPP ${client.tpp.id} vanished`);
     }
     return tokenResponse(accessToken, lifetimeS, scopes);
@@ -164,7 +164,7 @@ export class TokenService {
   private async requireKyc(personalNumber: string): Promise<void> {
     const user = await this.users.find(personalNumber as PersonalNumber);
     if (!user) throw invalidGrant(`The user ${personalNumber} no longer exists.`);
-    if (!user.kycCompleted) throw refusedWithoutKyc(personalNumber);
+    if (!user.kycCompleted) throw refusedWithoutKyc(user);
   }
 
   private async accessToken(
@@ -181,10 +181,4 @@ export class TokenService {
 /** Contract §5: the token answer. */
 function tokenResponse(accessToken: string, lifetimeS: number, scopes: readonly Scope[]): TokenResponseDto {
   return { access_token: accessToken, expires_in: lifetimeS, token_type: 'bearer', scope: scopeText(scopes) };
-}
-
-/** Bank §7.1 case 6, with the hint naming the sandbox's admin call that answers KYC (contract §14). */
-function refusedWithoutKyc(personalNumber: string) {
-  RequestHints.raise('KYC_REQUIRED', { personalNumber });
-  return kycRequired();
 }

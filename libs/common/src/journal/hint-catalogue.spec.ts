@@ -20,7 +20,7 @@ describe('the hint catalogue (contract §14)', () => {
   });
 
   it('fills the message from what the rule knows', () => {
-    expect(hintOf('TOKEN_EXPIRED', { expiredAt: '2026-11-24T10:05:00+01:00', secondsAgo: 12, lifetimeSeconds: 300 })).toEqual({
+    expect(hintOf('TOKEN_EXPIRED', { expiredAt: '2026-11-24T10:05:00+01:00', secondsAgo: 12, lifetimeSeconds: 300, renewal: 'Ask for a new one' })).toEqual({
       code: 'TOKEN_EXPIRED',
       message: expect.stringContaining('expired 12 s ago') as string,
       section: 'bank §5.5',
@@ -35,7 +35,7 @@ describe('RequestHints (contract §14)', () => {
     await SandboxContext.run('default', async () => {
       RequestHints.raise('MISSING_PSU_IP');
       await Promise.resolve();
-      RequestHints.raise('KYC_REQUIRED', { personalNumber: '199001011239' });
+      RequestHints.raise('KYC_REQUIRED', { personalNumber: '199001011239', name: 'Test Testsson', sandboxPrefix: '' });
       RequestHints.raise('MISSING_PSU_IP');
     }, undefined, list);
     expect(list.map((hint) => hint.code)).toEqual(['MISSING_PSU_IP', 'KYC_REQUIRED']);

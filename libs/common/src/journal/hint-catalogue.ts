@@ -33,16 +33,21 @@ export const HINT_CATALOGUE = {
     when: 'status or collect more than 10 s (sandbox clock) after the first answer that reported the order COMPLETE or FAILED',
     message: ({ state, secondsAgo }) => `This order was reported ${state} ${secondsAgo} s ago; status and collect are used only while PENDING (bank §3.1).`,
   }),
-  EXCHANGE_BEFORE_COMPLETE: define({
+  EXCHANGE_BEFORE_COMPLETE: define<{ state: 'PENDING' | 'COMPLETE' | 'FAILED' }>({
     section: 'bank §3.1',
     when: 'token exchange of a pending code whose status was never read as COMPLETE',
-    message: () => 'You exchanged this pending code before its status was read as COMPLETE; poll the status until COMPLETE first (bank §3.1).',
+    message: ({ state }) =>
+      state === 'FAILED'
+        ? 'You exchanged this pending code without its status ever answering COMPLETE: the authentication FAILED and never will complete; start a new one (bank §3.1).'
+        : state === 'PENDING'
+          ? 'You exchanged this pending code while the authentication is still PENDING; poll the status until it answers COMPLETE, then exchange (bank §3.1).'
+          : 'You exchanged this pending code before its status was read as COMPLETE; the documented flow polls the status until COMPLETE, then exchanges (bank §3.1).',
   }),
-  TOKEN_EXPIRED: define<{ expiredAt: string; secondsAgo: number; lifetimeSeconds: number }>({
+  TOKEN_EXPIRED: define<{ expiredAt: string; secondsAgo: number; lifetimeSeconds: number; renewal: string }>({
     section: 'bank §5.5',
     when: 'an access token used after its lifetime',
-    message: ({ expiredAt, secondsAgo, lifetimeSeconds }) =>
-      `This access token expired ${secondsAgo} s ago (at ${expiredAt}); it lived ${lifetimeSeconds} s. Refresh it or authenticate again (bank §5.5).`,
+    message: ({ expiredAt, secondsAgo, lifetimeSeconds, renewal }) =>
+      `This access token expired ${secondsAgo} s ago (at ${expiredAt}); it lived ${lifetimeSeconds} s. ${renewal} (bank §5.5).`,
   }),
   REFRESH_LAST_USE_TODAY: define({
     section: 'bank §5.5',
@@ -69,11 +74,12 @@ export const HINT_CATALOGUE = {
     when: 'collect called again after COLLECT_ERROR',
     message: () => 'This signing ended with COLLECT_ERROR; start a new signing instead of collecting again (bank §3.2).',
   }),
-  KYC_REQUIRED: define<{ personalNumber: string }>({
+  KYC_REQUIRED: define<{ personalNumber: string; name: string; sandboxPrefix: string }>({
     section: 'bank §4.2',
     when: 'a grant refused because the user has not answered KYC',
-    message: ({ personalNumber }) =>
-      `Refused: user ${personalNumber} has not answered KYC (bank §4.2 rule 1). In the sandbox: PUT /admin/users/${personalNumber} with {"kyc_completed": true}.`,
+    message: ({ personalNumber, name, sandboxPrefix }) =>
+      `Refused: user ${personalNumber} has not answered KYC (bank §4.2 rule 1). In the sandbox, with its admin key: ` +
+      `PUT ${sandboxPrefix}/admin/users/${personalNumber} with {"name": ${JSON.stringify(name)}, "kyc_completed": true}.`,
   }),
   DEPRECATED_PATH: define<{ successor: string; end: string | null }>({
     section: 'contract §12',
@@ -105,10 +111,12 @@ export function hintOf<C extends HintCode>(code: C, ...params: HintParams<C> ext
 
 /**
  * TOKEN_EXPIRED's parameters (bank §5.5), the same for every kind of access token (PSD2, enterprise):
- * when it expired, how long ago on the sandbox clock, and how long it lived.
+ * when it expired, how long ago on the sandbox clock, how long it lived, and how the holder gets a
+ * new one (only an authorize flow with AIS has a refresh token).
  */
-export function tokenExpiredParams(token: { issuedAt: Date; expiresAt: Date }, now: Date): HintParams<'TOKEN_EXPIRED'> {
+export function tokenExpiredParams(token: { issuedAt: Date; expiresAt: Date }, now: Date, renewal: string): HintParams<'TOKEN_EXPIRED'> {
   return {
+    renewal,
     expiredAt: formatStockholmOffset(token.expiresAt),
     secondsAgo: Math.floor((now.getTime() - token.expiresAt.getTime()) / 1000),
     lifetimeSeconds: Math.round((token.expiresAt.getTime() - token.issuedAt.getTime()) / 1000),
