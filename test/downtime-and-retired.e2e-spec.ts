@@ -30,9 +30,11 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
     expect(token.headers['retry-after']).toBe(String(45 * 60));
   });
 
-  it('keeps /health, /openapi.json, /docs, /admin/* and /sandbox/* up (contract §7)', async () => {
+  it('keeps /health, /openapi.json, /docs, /admin/*, /sandbox/* and the console up (contract §7, §14)', async () => {
     await t.clock.freeze('2026-11-22T07:00:00+01:00');
     await t.http.get('/health').expect(200);
+    await t.http.get('/').set('Accept', 'text/html').expect(200);
+    await t.http.get('/').expect(200);
     await t.http.get('/openapi.json').expect(200);
     await t.http.get('/docs').redirects(3).expect(200);
     await t.admin.get('/admin/clock').expect(200);

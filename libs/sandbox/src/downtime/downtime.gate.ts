@@ -3,8 +3,11 @@ import type { Request } from 'express';
 import { DomainError, type RequestGate, RequestGates, SandboxClock, SandboxConfig } from '@app/common';
 import { activeWindow, formatWindow } from './downtime-calendar';
 
-/** Contract §7: these stay up during planned downtime (and the sandbox lifecycle, §13); every bank route goes down. */
-const ALWAYS_UP = /^\/(health|openapi\.json|openapi\.yaml|docs|admin|sandbox|sandboxes)(\/|$)/;
+/**
+ * Contract §7: these stay up during planned downtime (and the sandbox lifecycle, §13, and the
+ * console `/`, §14: the page a tester moves the clock out of a window from); every bank route goes down.
+ */
+const ALWAYS_UP = /^\/(health|openapi\.json|openapi\.yaml|docs|admin|sandbox|sandboxes)(\/|$)|^\/$/;
 
 export class PlannedDowntime extends DomainError {
   constructor(end: string, retryAfterSeconds: number) {
