@@ -119,6 +119,71 @@ describe(SandboxClock.name, () => {
     expect(clock.now().toISOString()).toBe('2026-01-01T00:00:00.000Z');
   }));
 
+  it('keeps its own change when a read that began during it answers first, with the row as it was before the change (contract §6)', inDefault(async () => {
+    const { repository } = fakeRepository();
+    let commit: (state: ClockState) => void = () => undefined;
+    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
+    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
+    const clock = new SandboxClock({ ...repository, set: () => slowSet } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(changed.sandboxAnchor, true);
+    // A request's read on another connection, before the change commits: the old row.
+    await clock.refresh();
+    commit(changed);
+    await setting;
+    expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
+    expect(clock.frozen).toBe(true);
+  }));
+
+  it('does not take a read that began while its change ran, even when it answers after the change (contract §6)', inDefault(async () => {
+    const { repository } = fakeRepository();
+    let answerRead: (state: ClockState) => void = () => undefined;
+    let commit: (state: ClockState) => void = () => undefined;
+    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
+    const slowRead = new Promise<ClockState>((resolve) => (answerRead = resolve));
+    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
+    const clock = new SandboxClock({ ...repository, set: () => slowSet, read: () => slowRead } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(changed.sandboxAnchor, true);
+    const reading = clock.refresh();
+    commit(changed);
+    await setting;
+    answerRead(REAL_TIME);
+    await reading;
+    expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
+  }));
+
+  it('does not take a job pass\'s read from before or during its own change (contract §6, §13 Time and jobs)', inDefault(async () => {
+    const { repository } = fakeRepository();
+    let commit: (state: ClockState) => void = () => undefined;
+    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
+    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
+    const clock = new SandboxClock({ ...repository, set: () => slowSet } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(changed.sandboxAnchor, true);
+    const old = { sandboxAnchor: new Date('2020-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true, generation: '1', downtimeCalendar: null };
+    clock.adoptRead(old, Date.now());
+    commit(changed);
+    await setting;
+    clock.adoptRead(old, Date.now() - 10);
+    expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
+  }));
+
+  it('after two changes that overlapped, reads the row at the next sync: they may have committed in either order (contract §6)', inDefault(async () => {
+    const { repository, calls } = fakeRepository();
+    const commits: Array<(state: ClockState) => void> = [];
+    const clock = new SandboxClock({ ...repository, set: () => new Promise<ClockState>((resolve) => commits.push(resolve)) } as unknown as ClockRepository, fakeChanges());
+    await clock.sync();
+    const first = clock.set(new Date('2026-12-01T00:00:00Z'), true);
+    const second = clock.set(new Date('2026-12-02T00:00:00Z'), true);
+    // The database committed the second first, so the first is what it holds.
+    repository.replace({ sandboxAnchor: new Date('2026-12-01T00:00:00Z'), realAnchor: new Date(), frozen: true });
+    commits[1]({ sandboxAnchor: new Date('2026-12-02T00:00:00Z'), realAnchor: new Date(), frozen: true });
+    commits[0]({ sandboxAnchor: new Date('2026-12-01T00:00:00Z'), realAnchor: new Date(), frozen: true });
+    await Promise.all([first, second]);
+    const readsBefore = calls.read;
+    await clock.sync();
+    expect(calls.read).toBe(readsBefore + 1);
+    expect(clock.now().toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  }));
+
   it('keeps one clock per sandbox: moving one moves nothing in another (contract §6, §13)', async () => {
     const rows = new Map<string, ClockState>();
     const repository = {

@@ -38,9 +38,14 @@ class CachedSandbox {
   readAtMs = Number.NEGATIVE_INFINITY;
   usedAtMs = Number.NEGATIVE_INFINITY;
   inFlight: Promise<void> | null = null;
-  /** Orders reads and changes: an answer older than the one adopted is dropped. */
-  issued = 0;
-  adopted = 0;
+  /**
+   * The changes (set, advance, reset) this instance has begun and those still running, and when the
+   * last began (process time): a read that overlapped one may have read the row before it committed,
+   * so only the change's answer is taken (contract §6: the changing instance sees it at once).
+   */
+  changesBegun = 0;
+  changesRunning = 0;
+  changeBegunAtMs = Number.NEGATIVE_INFINITY;
 }
 
 /** What `now()` reads for a sandbox not read yet on this instance: real time, never stored. */
@@ -124,7 +129,7 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   }
 
   refresh(): Promise<void> {
-    return this.adopt(async (cached) => {
+    return this.adopt('read', async (cached) => {
       const read = await this.readOrForget();
       // A read brings the generation; a change (set, advance, reset) keeps the last one read.
       if (read.generation !== undefined) Object.assign(cached, { generation: read.generation, downtimeCalendar: read.downtimeCalendar });
@@ -152,12 +157,11 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   adoptRead(read: SandboxRead, readAtMs: number): void {
     if (Date.now() - readAtMs >= FRESH_READ_MS) return;
     const cached = this.used();
-    if (readAtMs <= cached.readAtMs) return;
+    // Older than the copy in hand, or taken while a change of ours ran or after it began: not taken.
+    if (readAtMs <= cached.readAtMs || cached.changesRunning > 0 || readAtMs <= cached.changeBegunAtMs) return;
     // The database clock's offset stays as measured by this instance's own reads (round trips it times).
     const state: ClockState = { sandboxAnchor: read.sandboxAnchor, realAnchor: read.realAnchor, frozen: read.frozen };
     const { generation, downtimeCalendar } = read;
-    // Orders it after any read or change in flight, as a change of ours would be.
-    cached.adopted = ++cached.issued;
     Object.assign(cached, { state, generation, downtimeCalendar, readAtMs, readAfterChange: cached.changesSeen });
   }
 
@@ -167,12 +171,12 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
    */
   async set(now: Date, frozen: boolean, field = 'now'): Promise<void> {
     if (!isWithin(now, SANDBOX_CLOCK_RANGE)) throw new ValidationFailed(outsideRangeMessage(field, SANDBOX_CLOCK_RANGE));
-    return this.adopt(() => this.repository.set(now, frozen));
+    return this.adopt('change', () => this.repository.set(now, frozen));
   }
 
   /** Moves the clock forward, unless that would take it past SANDBOX_CLOCK_RANGE: then 400 naming seconds, nothing moved. */
   advance(seconds: number): Promise<void> {
-    return this.adopt(async () => {
+    return this.adopt('change', async () => {
       const moved = await this.repository.advance(seconds, SANDBOX_CLOCK_RANGE.latest);
       if (moved) return moved;
       // Nothing updated: the sandbox is gone (its 404, thrown by the read) or the move was too far.
@@ -182,7 +186,7 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
   }
 
   reset(): Promise<void> {
-    return this.adopt(() => this.repository.reset());
+    return this.adopt('change', () => this.repository.reset());
   }
 
   /** The clock row; a sandbox found gone is forgotten here too (deleted on another instance). */
@@ -225,20 +229,39 @@ export class SandboxClock extends Clock implements SandboxGenerations, SandboxCh
     }
   }
 
-  private async adopt(operation: (cached: CachedSandbox) => Promise<DatabaseTime>): Promise<void> {
+  /**
+   * Runs a read or a change of the clock row and takes its answer as this instance's copy, unless
+   * a change of this instance overlapped it: a read that overlapped a change may have read the row
+   * before the change committed (its answer is dropped; the change's stands), and changes that
+   * overlapped each other commit in an order this instance cannot see (the last to answer is kept,
+   * and the next sync reads the row).
+   */
+  private async adopt(kind: 'read' | 'change', operation: (cached: CachedSandbox) => Promise<DatabaseTime>): Promise<void> {
     const cached = this.used();
-    const ticket = ++cached.issued;
     const changesSeen = cached.changesSeen;
     const realNowMs = Date.now();
-    const { dbNow, ...state } = await operation(cached);
+    const ours = kind === 'change' ? 1 : 0;
+    const runningAtStart = cached.changesRunning;
+    const begunAtStart = cached.changesBegun;
+    cached.changesBegun += ours;
+    cached.changesRunning += ours;
+    if (ours) cached.changeBegunAtMs = realNowMs;
+    let answer: DatabaseTime;
+    try {
+      answer = await operation(cached);
+    } finally {
+      cached.changesRunning -= ours;
+    }
+    // Another change ran when this began, or began while it ran.
+    const concurrent = runningAtStart > 0 || cached.changesBegun - begunAtStart > ours;
+    const { dbNow, ...state } = answer;
     // The database read its clock between our two readings: the midpoint is the best guess of when.
     if (dbNow) this.databaseOffsetMs = dbNow.getTime() - (realNowMs + Date.now()) / 2;
-    // A slow read that began before a later change of ours must not undo it.
-    if (ticket < cached.adopted) return;
-    cached.adopted = ticket;
+    if (kind === 'read' && concurrent) return;
     cached.state = state;
     cached.readAtMs = realNowMs;
-    // A change reported while this read ran may postdate it: then the copy stays stale.
-    cached.readAfterChange = changesSeen;
+    // A change reported while this ran may postdate it, and overlapping changes may have committed
+    // in another order: then the copy stays stale, and the next sync reads the row.
+    cached.readAfterChange = concurrent ? -1 : changesSeen;
   }
 }
