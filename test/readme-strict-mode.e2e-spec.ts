@@ -10,7 +10,8 @@ describe('README: strict mode walkthrough (issue 18, contract §16)', () => {
   let plain: string;
   let strict: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    // As `npm start` starts it: with the demo set, which the walkthrough must not trip over.
+    t = await createTestApp({ env: { SEED_DEMO: 'on' } });
     strict = await t.listenTls();
     plain = await t.listen();
   });
