@@ -570,6 +570,13 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       expect(() => createSecureContext({ pfx: readFileSync(join(dir, 'cert.p12')), passphrase: password })).not.toThrow();
     });
 
+    it('`cert --pem-dir --url` needs no admin key: issuing takes none (contract §16)', async () => {
+      const dir = join(workDir, 'keyless-tpp');
+      const { code, out } = await cli(['cert', '--roles', 'PSP_AI', '--pem-dir', dir, '--url', base]);
+      expect(code).toBe(0);
+      expect(new X509Certificate(readFileSync(join(dir, 'cert.pem'), 'utf8')).serialNumber).toBe(out.trim());
+    });
+
     it('`cert --pem-dir` refuses not_after before not_before with exit code 2 naming not_after, writing nothing (contract §16)', async () => {
       const dir = join(workDir, 'strict-refused');
       const { code, err } = await cli(['cert', '--not-before', '2027-01-01T00:00:00Z', '--not-after', '2026-01-01T00:00:00Z', '--pem-dir', dir, '--url', base], withKey);

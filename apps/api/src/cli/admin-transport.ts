@@ -31,10 +31,15 @@ export function addTransportOptions(command: Command, options: { sandbox: boolea
  * and the exit code: 2 for bad input or usage, 1 for a refusal (an unknown sandbox too), an
  * unreachable sandbox or a locked database.
  */
-export async function withAdminClient(options: TransportOptions, io: CliIo, work: (client: AdminClient) => Promise<number>): Promise<number> {
+export async function withAdminClient(
+  options: TransportOptions,
+  io: CliIo,
+  work: (client: AdminClient) => Promise<number>,
+  { needsKey = true }: { needsKey?: boolean } = {},
+): Promise<number> {
   let client: AdminClient | undefined;
   try {
-    client = openAdminClient(options, io);
+    client = openAdminClient(options, io, needsKey);
     return await work(client);
   } catch (error) {
     if (error instanceof AdminRequestFailed || error instanceof CliUsageError) {
@@ -47,11 +52,12 @@ export async function withAdminClient(options: TransportOptions, io: CliIo, work
   }
 }
 
-function openAdminClient(options: TransportOptions, io: CliIo): AdminClient {
+/** `needsKey: false`: the command calls only routes that take no key (issuing a certificate, contract §16). */
+function openAdminClient(options: TransportOptions, io: CliIo, needsKey: boolean): AdminClient {
   const url = options.url ?? (io.env.SANDBOX_URL || undefined);
   if (!url) return new DatabaseAdminClient(io, sandboxIdOf(options.sandbox));
   const adminKey = options.adminKey ?? (io.env.ADMIN_API_KEY || undefined);
-  if (!adminKey) throw new CliUsageError(`Talking to ${url} needs the admin key: --admin-key or ADMIN_API_KEY.`);
+  if (!adminKey && needsKey) throw new CliUsageError(`Talking to ${url} needs the admin key: --admin-key or ADMIN_API_KEY.`);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     throw new CliUsageError(`--url must be the sandbox's base URL, e.g. http://localhost:3000 (got ${JSON.stringify(url)}).`);
   }

@@ -62,7 +62,7 @@ function strictCertificate(options: CertOptions & TransportOptions, roles: strin
     io.err(`Wrote cert.pem, key.pem, ca.pem and cert.p12 (password in cert.p12.password) for ${options.organizationId} [${roles.join(', ')}] to ${dir}\n`);
     io.out(`${issued.serial}\n`);
     return 0;
-  });
+  }, { needsKey: false });
 }
 
 function toPem(der: Buffer): string {

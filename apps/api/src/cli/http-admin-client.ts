@@ -16,7 +16,8 @@ export class HttpAdminClient implements AdminClient {
   constructor(
     /** The service's origin and any path it is served under, without a trailing slash. */
     private readonly baseUrl: string,
-    private readonly adminKey: string,
+    /** Undefined: no Authorization (the routes that take no key). */
+    private readonly adminKey: string | undefined,
     readonly sandboxId: string = DEFAULT_SANDBOX_ID,
   ) {
     this.prefix = sandboxId === DEFAULT_SANDBOX_ID ? '' : `/sandboxes/${sandboxId}`;
@@ -101,7 +102,7 @@ export class HttpAdminClient implements AdminClient {
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...(this.adminKey ? { authorization: `Bearer ${this.adminKey}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {
