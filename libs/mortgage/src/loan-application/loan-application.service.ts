@@ -12,7 +12,6 @@ import { ACCEPTS_DOCUMENTS, LOAN_APPLICATION_LIFECYCLE } from './loan-applicatio
 
 export const LOAN_APPLICATION_PROCESS = 'loan_application';
 
-/** Who may read a loan application: its partner, or (enterprise end-user token) one of its applicants. */
 /**
  * Who reads a loan application: its partner, or (with `personalNumber`) an applicant through an
  * end-user token that partner obtained (bank §4.6): a partner's token never reads another partner's.
