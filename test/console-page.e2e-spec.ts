@@ -1,5 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { describeInBrowser, launchChromium, screenshot } from './support/browser';
+import type { Server } from 'node:http';
+import type { Browser, Page, Request, Response } from 'playwright-core';
+import { JournalWriter } from '@app/common';
+import { describeInBrowser, faviconRequestsOf, launchChromium, screenshot } from './support/browser';
 import { newUser, Psd2Client } from './support/psd2';
 import { createSandbox, type CreatedSandbox, sandboxView } from './support/sandboxes';
 import { ADMIN_KEY, BASE_TIME, createTestApp, type TestApp } from './support/test-app';
@@ -11,8 +13,15 @@ const UNLABELLED_CONTROLS = `[
   ...Array.from(document.querySelectorAll('button')).filter((el) => !el.textContent.trim()),
 ].map((el) => el.outerHTML)`;
 
+const JOURNAL_IDS = "Array.from(document.querySelectorAll('#journal > li')).map((li) => li.dataset.requestId)";
+const FOCUSED = "(() => { const el = document.activeElement; return { id: el.id, text: el.textContent, operationId: el.dataset.operationId ?? null, row: el.closest('tr')?.textContent ?? null }; })()";
+
 /** Journal entries are written within a second and the page reads every 2 s: a few seconds at most. */
 const LIVE = { timeout: 15_000 };
+
+/** A poll's (or a filter's) read of the journal, and of the open eid orders. */
+const isJournalRead = (r: Request | Response) => new URL(r.url()).pathname.endsWith('/admin/requests');
+const isOrdersRead = (r: Request | Response) => new URL(r.url()).pathname.endsWith('/admin/eid-orders');
 
 /**
  * The console in a real browser (issue 16, contract §14): a developer opens their sandbox's page,
@@ -55,6 +64,18 @@ describeInBrowser('console page in Chromium (issue 16, contract §14)', () => {
     await page.getByLabel('Admin key', { exact: true }).press('Enter');
   };
   const journalEntry = (hasText: string) => page.locator('#journal > li', { hasText });
+
+  /** `count` journaled requests in this order (GET /sandbox/maintenance-windows), written to the journal; their ids. */
+  const sendRequests = async (view: TestApp, label: string, count: number): Promise<string[]> => {
+    const ids = Array.from({ length: count }, (_, i) => `${label}-${String(i + 1).padStart(3, '0')}`);
+    for (const id of ids) await view.http.get('/sandbox/maintenance-windows').set('X-Request-Id', id).expect(200);
+    await t.app.get(JournalWriter).flush();
+    return ids;
+  };
+  const freshSandbox = async (name: string) => {
+    const created = await createSandbox(t, { name });
+    return { created, view: sandboxView(t, created, BASE_TIME) };
+  };
 
   it('shows the sandbox and its clock to anyone; a wrong key opens nothing; the right key stays in page memory only', async () => {
     await page.goto(`${baseUrl}/sandboxes/${sandbox.sandbox_id}`);
@@ -154,5 +175,116 @@ describeInBrowser('console page in Chromium (issue 16, contract §14)', () => {
     await unlock(ADMIN_KEY);
     await page.locator('#admin').waitFor({ state: 'visible' });
     await expect(page.evaluate(UNLABELLED_CONTROLS)).resolves.toEqual([]);
+  });
+
+  it('contract §14 console journal: more than 50 requests between two polls are all shown, newest first, none skipped', async () => {
+    const { created, view } = await freshSandbox('burst');
+    const before = await sendRequests(view, 'before', 3);
+    await page.goto(`${baseUrl}/sandboxes/${created.sandbox_id}`);
+    await unlock(created.admin_key);
+    await journalEntry(before[0]).waitFor(LIVE);
+
+    // The next poll's read of the journal waits while 120 requests arrive: its first page holds 50 of them.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    await page.route((url) => url.pathname.endsWith('/admin/requests'), async (route) => {
+      held();
+      await gate;
+      await route.continue();
+    });
+    await holding;
+    const burst = await sendRequests(view, 'burst', 120);
+    release();
+
+    await journalEntry(burst[119]).waitFor(LIVE);
+    await expect(page.evaluate(JOURNAL_IDS)).resolves.toEqual([...before, ...burst].reverse());
+  });
+
+  it('contract §14 console journal: "Show older entries" reads on below the oldest entry shown, by keyboard, until the journal ends', async () => {
+    const { created, view } = await freshSandbox('older');
+    const sent = await sendRequests(view, 'older', 120);
+    await page.goto(`${baseUrl}/sandboxes/${created.sandbox_id}`);
+    await unlock(created.admin_key);
+    await journalEntry(sent[119]).waitFor(LIVE);
+    await expect(page.evaluate(JOURNAL_IDS)).resolves.toEqual(sent.slice(70).reverse());
+
+    // Keyboard: the button at the end of the list, Enter; it keeps the focus while there is more.
+    const older = page.getByRole('button', { name: 'Show older entries' });
+    await older.focus();
+    await page.keyboard.press('Enter');
+    await journalEntry(sent[20]).waitFor();
+    await expect(page.evaluate(JOURNAL_IDS)).resolves.toEqual(sent.slice(20).reverse());
+    await expect(page.evaluate(FOCUSED)).resolves.toMatchObject({ id: 'journal-older' });
+
+    // The last page: the button goes, the focus moves to the oldest entry, and new entries still arrive on top.
+    await page.keyboard.press('Enter');
+    await page.locator('#message', { hasText: 'Showing 20 older entries, down to the oldest.' }).waitFor();
+    await expect(page.evaluate(JOURNAL_IDS)).resolves.toEqual([...sent].reverse());
+    await expect(older.isHidden()).resolves.toBe(true);
+    await expect(page.evaluate(FOCUSED)).resolves.toMatchObject({ text: expect.stringContaining('GET /sandbox/maintenance-windows') });
+    await expect(page.evaluate("document.activeElement.closest('li').dataset.requestId")).resolves.toBe(sent[0]);
+    const [latest] = await sendRequests(view, 'latest', 1);
+    await journalEntry(latest).waitFor(LIVE);
+    await expect(page.evaluate(JOURNAL_IDS)).resolves.toEqual([latest, ...[...sent].reverse()]);
+  });
+
+  it('contract §14 console journal: a filter takes effect when submitted, not while typed: a half-typed status goes to no poll', async () => {
+    await page.goto(`${baseUrl}/sandboxes/${sandbox.sandbox_id}`);
+    await unlock(sandbox.admin_key);
+    await page.waitForResponse(isJournalRead);
+
+    await page.getByLabel('Status', { exact: true }).fill('40');
+    for (let poll = 0; poll < 2; poll++) {
+      const read = await page.waitForResponse(isJournalRead);
+      expect(new URL(read.url()).searchParams.get('status')).toBeNull();
+      expect(read.status()).toBe(200);
+    }
+    await expect(page.locator('#message').getAttribute('class')).resolves.toBe('ok');
+
+    // Submitted (Enter in the field), it is what every poll reads with, whatever is typed next.
+    await page.getByLabel('Status', { exact: true }).fill('400');
+    await page.getByLabel('Status', { exact: true }).press('Enter');
+    await page.locator('#message', { hasText: 'Journal filtered.' }).waitFor();
+    await page.getByLabel('Status', { exact: true }).fill('2');
+    for (let poll = 0; poll < 2; poll++) {
+      const read = await page.waitForResponse(isJournalRead);
+      expect(new URL(read.url()).searchParams.get('status')).toBe('400');
+    }
+    await expect(page.locator('#message').textContent()).resolves.toBe('Journal filtered.');
+  });
+
+  it('contract §14 console: a skip link leads past the journal to the open eid orders; a focused order link keeps the focus across polls and when the list changes', async () => {
+    const user = await newUser(s, { name: 'Fokus Fokusson', eid: 'MANUAL' });
+    await tpp.pendingCode({ user });
+    await page.goto(`${baseUrl}/sandboxes/${sandbox.sandbox_id}`);
+    await unlock(sandbox.admin_key);
+    await page.locator('#eid-orders tbody tr', { hasText: user }).waitFor(LIVE);
+
+    // Keyboard: the skip link, Enter, then Tab reaches the newest order's link, past every journal entry.
+    await page.getByRole('link', { name: 'Skip the journal: go to the open eid orders' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<{ operationId: string | null; row: string | null }>(FOCUSED);
+    expect(focused.row).toContain(user);
+    expect(focused.operationId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Two polls later the focus is where it was.
+    await page.waitForResponse(isOrdersRead);
+    await page.waitForResponse(isOrdersRead);
+    await expect(page.evaluate(FOCUSED)).resolves.toMatchObject({ operationId: focused.operationId });
+
+    // Another order: the table changes, and the focus stays on the same order's link.
+    const other = await newUser(s, { name: 'Andra Andrasson', eid: 'MANUAL' });
+    await tpp.pendingCode({ user: other });
+    await page.locator('#eid-orders tbody tr', { hasText: other }).waitFor(LIVE);
+    await expect(page.evaluate(FOCUSED)).resolves.toMatchObject({ operationId: focused.operationId });
+  });
+
+  it('contract §14 console: the page asks for no /favicon.ico (it would 404 into the journal)', async () => {
+    const server = t.app.getHttpServer() as Server;
+    await expect(faviconRequestsOf(server, `${baseUrl}/sandboxes/${sandbox.sandbox_id}`)).resolves.toEqual([]);
+    await expect(faviconRequestsOf(server, `${baseUrl}/`)).resolves.toEqual([]);
   });
 });

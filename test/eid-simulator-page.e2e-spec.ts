@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { ParticipantService } from '@app/signing';
-import { describeInBrowser, launchChromium, screenshot } from './support/browser';
+import { describeInBrowser, faviconRequestsOf, launchChromium, screenshot } from './support/browser';
 import { newPartner } from './support/fixtures';
 import { newUser, psd2App, Psd2Client } from './support/psd2';
 import { RecordingProcessModule } from './support/signing-process';
@@ -13,6 +14,18 @@ const UNLABELLED_CONTROLS = `[
   ...Array.from(document.querySelectorAll('input, select')).filter((el) => el.labels.length === 0),
   ...Array.from(document.querySelectorAll('button')).filter((el) => !el.textContent.trim()),
 ].map((el) => el.outerHTML)`;
+const FOCUSED = "document.activeElement.id || document.activeElement.textContent";
+/** WCAG 2's contrast ratio of the Approve button's text on its background. */
+const APPROVE_CONTRAST = `(() => {
+  const style = getComputedStyle(document.querySelector('button.primary'));
+  const luminance = (color) => {
+    const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => Number(c) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+})()`;
 
 /**
  * The eid simulator page in a real browser (issue 9, contract §4): a tester opens the order a TPP or
@@ -146,5 +159,39 @@ describeInBrowser('eid simulator page in Chromium (issue 9, contract §4)', () =
     await page.goto(`${baseUrl}/sandbox/eid?autostarttoken=${randomUUID()}`);
     await page.locator('#message', { hasText: 'Could not open the order: NOT_FOUND' }).waitFor();
     expect(page.url()).toContain('autostarttoken=');
+  });
+
+  it('contract §4 simulator page: after an action the focus is back on its button (Set hint), or on the result message once the order is answered (Approve), not on the page', async () => {
+    const subject = await namedUser('Tolvan Tolvansson');
+    const { autoStartToken } = await tpp.pendingCode({ user: subject });
+    await page.goto(`${baseUrl}/sandbox/eid?autostarttoken=${autoStartToken}`);
+    await page.waitForURL(/operation_id=/);
+
+    // Keyboard: the hint, Tab to Set hint, Enter; the button is disabled while its request runs.
+    await page.getByLabel('PENDING hint').focus();
+    await page.getByLabel('PENDING hint').selectOption('OUTSTANDING_TRANSACTION');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('#message', { hasText: 'Set hint: done.' }).waitFor();
+    await page.waitForFunction(`(${FOCUSED}) === 'Set hint'`, undefined, { timeout: 5_000 });
+    await expect(orderStatus().textContent()).resolves.toBe('PENDING · OUTSTANDING_TRANSACTION');
+
+    await page.getByRole('button', { name: 'Approve' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#order-status', { hasText: 'COMPLETE' }).waitFor();
+    await page.waitForFunction(`(${FOCUSED}) === 'message'`, undefined, { timeout: 5_000 });
+    await expect(page.locator('#message').textContent()).resolves.toBe('Approve: done.');
+  });
+
+  it('contract §4 simulator page: the Approve button\'s white text on its green has a contrast of at least 4.5:1 (WCAG AA)', async () => {
+    const subject = await namedUser('Tolvan Tolvansson');
+    const { autoStartToken } = await tpp.pendingCode({ user: subject });
+    await page.goto(`${baseUrl}/sandbox/eid?autostarttoken=${autoStartToken}`);
+    await page.waitForURL(/operation_id=/);
+    expect(await page.evaluate(APPROVE_CONTRAST)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('contract §4 simulator page: the page asks for no /favicon.ico (it would 404 into the journal)', async () => {
+    await expect(faviconRequestsOf(t.app.getHttpServer() as Server, `${baseUrl}/sandbox/eid`)).resolves.toEqual([]);
   });
 });

@@ -16,15 +16,30 @@ export const CONSOLE_PAGE_SCRIPT = `
   var keyInput = document.getElementById('admin-key');
   var lockButton = document.getElementById('lock');
   var journal = document.getElementById('journal');
+  var olderButton = document.getElementById('journal-older');
+  var JOURNAL_PAGE = 50;
+  // Entries kept while new ones arrive on top; more once the user asks for older ones.
   var JOURNAL_SHOWN = 200;
+  // At most this many entries read by one poll or one "Show older entries".
+  var READ_AT_MOST = 500;
 
   var adminKey = null;
-  var shown = new Set();
+  // The entries on the page, by entryKey, to their list items.
+  var shown = new Map();
+  var keep = JOURNAL_SHOWN;
+  // Whether the journal was read once under the current filter: from then on an entry not shown is new.
+  var journalRead = false;
+  var readingOlder = false;
+  // The filter last submitted: polls read with it, never with what is being typed into the form.
+  var filter = {};
   var pollTimer = null;
   var polls = 0;
   var busy = false;
-  // Bumped when the filters change: a read begun before shows nothing.
+  // Bumped when the filter changes: a read begun before shows nothing.
   var journalGeneration = 0;
+  // What the tables show, to leave them alone (and the focus in them) while nothing changed.
+  var ordersShown = null;
+  var usersShown = null;
   var clock = { nowMs: Date.parse(main.dataset.clockNow), readAtMs: Date.now(), frozen: main.dataset.clockFrozen === 'true' };
 
   function say(text, isError) {
@@ -84,14 +99,21 @@ export const CONSOLE_PAGE_SCRIPT = `
   // The journal: newest first; a read adds the entries not on the page yet, so open entries stay open.
   function entryKey(entry) { return entry.request_id + ' ' + entry.arrived_at; }
 
-  function journalQuery() {
-    var query = new URLSearchParams({ limit: '50' });
-    var filters = { caller_kind: 'filter-caller-kind', caller_id: 'filter-caller-id', status: 'filter-status', hint: 'filter-hint' };
-    Object.keys(filters).forEach(function (name) {
-      var value = document.getElementById(filters[name]).value.trim();
-      if (value) query.set(name, value);
+  function filterOfForm() {
+    var fields = { caller_kind: 'filter-caller-kind', caller_id: 'filter-caller-id', status: 'filter-status', hint: 'filter-hint' };
+    var chosen = {};
+    Object.keys(fields).forEach(function (name) {
+      var value = document.getElementById(fields[name]).value.trim();
+      if (value) chosen[name] = value;
     });
-    return query.toString();
+    return chosen;
+  }
+
+  function readJournalPage(after) {
+    var query = new URLSearchParams({ limit: String(JOURNAL_PAGE) });
+    Object.keys(filter).forEach(function (name) { query.set(name, filter[name]); });
+    if (after) query.set('after', after);
+    return admin('GET', '/requests?' + query.toString());
   }
 
   function pre(value) { return element('pre', JSON.stringify(value, null, 2)); }
@@ -145,33 +167,119 @@ export const CONSOLE_PAGE_SCRIPT = `
     return item;
   }
 
-  function place(item) {
-    var next = Array.prototype.find.call(journal.children, function (li) { return li.dataset.arrivedAt < item.dataset.arrivedAt; });
+  // Newest first by arrival; among equal arrival times a newer entry goes above (newest first) or an
+  // older one below (read older), which is the order the journal's pages come in.
+  function place(item, aboveEqual) {
+    var at = item.dataset.arrivedAt;
+    var next = Array.prototype.find.call(journal.children, function (li) {
+      return aboveEqual ? li.dataset.arrivedAt <= at : li.dataset.arrivedAt < at;
+    });
     journal.insertBefore(item, next || null);
   }
 
-  async function loadJournal() {
-    var generation = journalGeneration;
-    var page = await admin('GET', '/requests?' + journalQuery());
-    if (generation !== journalGeneration) return;
-    page.entries.forEach(function (entry) {
+  // Adds the entries not shown yet (newest first, as pages list them); the items added.
+  function addEntries(entries, newer) {
+    var added = [];
+    (newer ? entries.slice().reverse() : entries).forEach(function (entry) {
       var key = entryKey(entry);
       if (shown.has(key)) return;
-      shown.add(key);
-      place(entryItem(entry));
+      var item = entryItem(entry);
+      shown.set(key, item);
+      place(item, newer);
+      added.push(item);
     });
-    while (journal.children.length > JOURNAL_SHOWN) {
-      var last = journal.lastElementChild;
-      shown.delete(last.dataset.requestId + ' ' + last.dataset.arrivedAt);
-      last.remove();
+    return added;
+  }
+
+  // A page's last entry remembers where the next page starts (next_after), or that the journal ends
+  // there (''): "Show older entries" reads on from the oldest entry so marked.
+  function markPageEnd(page) {
+    var last = page.entries[page.entries.length - 1];
+    var item = last && shown.get(entryKey(last));
+    if (item) item.dataset.after = page.next_after || '';
+  }
+
+  function olderCursor() {
+    for (var item = journal.lastElementChild; item; item = item.previousElementSibling) {
+      if (item.dataset.after !== undefined) return item.dataset.after || null;
     }
+    return null;
+  }
+
+  function showJournalState() {
     document.getElementById('journal-empty').hidden = journal.children.length > 0;
+    olderButton.hidden = olderCursor() === null;
+  }
+
+  // A poll: reads from the newest entry down until it reaches one already shown, so no entry of a burst
+  // between two polls is skipped. Past READ_AT_MOST entries the list starts again from the newest; what
+  // lies below stays reachable with "Show older entries".
+  async function loadNewEntries() {
+    var generation = journalGeneration;
+    var pages = [];
+    var read = 0;
+    var reached = false;
+    var after;
+    do {
+      var page = await readJournalPage(after);
+      if (generation !== journalGeneration) return;
+      pages.push(page);
+      read += page.entries.length;
+      reached = !journalRead || page.entries.some(function (entry) { return shown.has(entryKey(entry)); });
+      after = page.next_after;
+    } while (!reached && after && read < READ_AT_MOST);
+    if (!reached && after && shown.size > 0) clearJournal();
+    journalRead = true;
+    var added = addEntries(pages.reduce(function (all, p) { return all.concat(p.entries); }, []), true);
+    pages.forEach(markPageEnd);
+    if (added.length > 0) {
+      while (journal.children.length > keep) {
+        var last = journal.lastElementChild;
+        shown.delete(last.dataset.requestId + ' ' + last.dataset.arrivedAt);
+        last.remove();
+      }
+    }
+    showJournalState();
+  }
+
+  // "Show older entries": the next page below the oldest entry shown, until the journal ends.
+  async function loadOlderEntries() {
+    var after = olderCursor();
+    if (readingOlder || after === null) return;
+    readingOlder = true;
+    var generation = journalGeneration;
+    var added = [];
+    var read = 0;
+    try {
+      // After a trim the cursor may sit above the oldest entry: read on until a page's worth is new.
+      do {
+        var page = await readJournalPage(after);
+        if (generation !== journalGeneration) return;
+        added = added.concat(addEntries(page.entries, false));
+        markPageEnd(page);
+        read += page.entries.length;
+        after = page.next_after;
+      } while (added.length < JOURNAL_PAGE && after && read < READ_AT_MOST);
+      keep = Math.max(keep, journal.children.length);
+      var hadFocus = document.activeElement === olderButton;
+      showJournalState();
+      say(added.length === 0 ? 'No older entries.' : 'Showing ' + added.length + ' older entries' + (olderButton.hidden ? ', down to the oldest.' : '.'), false);
+      // The button is gone at the end of the journal: the focus goes to the oldest entry, not to the page.
+      if (hadFocus && olderButton.hidden && journal.lastElementChild) journal.lastElementChild.querySelector('summary').focus();
+    } catch (error) {
+      say('Could not read older entries: ' + error.message, true);
+    } finally {
+      readingOlder = false;
+    }
   }
 
   function clearJournal() {
     journalGeneration++;
     journal.replaceChildren();
     shown.clear();
+    keep = JOURNAL_SHOWN;
+    journalRead = false;
+    showJournalState();
   }
 
   function cellRow(cells) {
@@ -186,18 +294,30 @@ export const CONSOLE_PAGE_SCRIPT = `
 
   async function loadOrders() {
     var answer = await admin('GET', '/eid-orders');
+    // Rebuilt only when it changed, so a link focused in it keeps the focus between polls.
+    var content = JSON.stringify(answer.orders);
+    if (content === ordersShown) return;
+    ordersShown = content;
+    var body = document.querySelector('#eid-orders tbody');
+    var focused = body.contains(document.activeElement) ? document.activeElement.dataset.operationId : undefined;
     var rows = answer.orders.map(function (order) {
       var link = element('a', (order.kind === 'signing' ? 'Signing' : 'Authentication') + ' (' + order.channel + ')');
       link.href = prefix + '/sandbox/eid?operation_id=' + encodeURIComponent(order.operation_id);
+      link.dataset.operationId = order.operation_id;
       return cellRow([stockholmTime(Date.parse(order.started_at)), link, order.personal_number, order.requested_by,
         order.status + (order.hint_code ? ' · ' + order.hint_code : '')]);
     });
-    document.querySelector('#eid-orders tbody').replaceChildren.apply(document.querySelector('#eid-orders tbody'), rows);
+    body.replaceChildren.apply(body, rows);
     document.getElementById('eid-orders-empty').hidden = rows.length > 0;
+    var again = focused && Array.prototype.find.call(body.querySelectorAll('a'), function (a) { return a.dataset.operationId === focused; });
+    if (again) again.focus();
   }
 
   async function loadUsers() {
     var answer = await admin('GET', '/users?limit=100');
+    var content = JSON.stringify(answer);
+    if (content === usersShown) return;
+    usersShown = content;
     var rows = answer.users.map(function (user) {
       return cellRow([user.personal_number, user.name, user.eid_behaviour, user.kyc_completed ? 'answered' : 'not answered', user.account_count]);
     });
@@ -209,7 +329,7 @@ export const CONSOLE_PAGE_SCRIPT = `
     if (busy || adminKey === null) return;
     busy = true;
     try {
-      var reads = [admin('GET', '/clock').then(adoptClock), loadJournal(), loadOrders()];
+      var reads = [admin('GET', '/clock').then(adoptClock), loadNewEntries(), loadOrders()];
       if (polls++ % 5 === 0) reads.push(loadUsers());
       await Promise.all(reads);
     } catch (error) {
@@ -228,6 +348,8 @@ export const CONSOLE_PAGE_SCRIPT = `
     adminArea.hidden = true;
     lockButton.hidden = true;
     clearJournal();
+    ordersShown = null;
+    usersShown = null;
   }
 
   document.getElementById('unlock-form').addEventListener('submit', async function (event) {
@@ -287,15 +409,23 @@ export const CONSOLE_PAGE_SCRIPT = `
     moveClock(function () { return admin('DELETE', '/clock'); }, 'The clock follows real time again.');
   });
 
+  // The filter takes effect here only: the polls in between keep reading with the one submitted before.
   document.getElementById('journal-filters').addEventListener('submit', async function (event) {
     event.preventDefault();
+    var before = filter;
+    filter = filterOfForm();
     clearJournal();
     try {
-      await loadJournal();
+      await loadNewEntries();
       say('Journal filtered.', false);
     } catch (error) {
+      // A filter the journal refuses is not kept: the next poll reads with the one before.
+      filter = before;
+      clearJournal();
       say('Could not filter the journal: ' + error.message, true);
     }
   });
+
+  olderButton.addEventListener('click', loadOlderEntries);
 })();
 `;

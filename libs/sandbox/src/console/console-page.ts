@@ -12,7 +12,8 @@ export const JOURNAL_POLL_MS = 2000;
 /**
  * The console (contract §14): server-rendered, no framework. What anyone with the address may see:
  * the sandbox, its clock, the links and the hint catalogue. Everything else is read by the page's
- * script with the admin key typed in, which it keeps in memory only.
+ * script with the admin key typed in, which it keeps in memory only. Its empty icon keeps the browser
+ * from asking for /favicon.ico, which would 404 into the journal.
  */
 export function renderConsolePage(model: ConsoleDto, prefix: string): string {
   const title = model.sandbox_id === DEFAULT_SANDBOX_ID ? 'Default sandbox' : `Sandbox ${model.name}`;
@@ -22,6 +23,7 @@ export function renderConsolePage(model: ConsoleDto, prefix: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Bank API sandbox</title>
+<link rel="icon" href="data:,">
 <style>${trusted(CONSOLE_PAGE_STYLE)}</style>
 </head>
 <body>
@@ -117,8 +119,10 @@ function journalSection(): SafeHtml {
     <select id="filter-hint"><option value="">any</option>${HINT_CODES.map((code) => html`<option>${code}</option>`)}</select>
     <button type="submit">Filter</button>
   </form>
+  <p><a href="#orders-heading" id="skip-journal">Skip the journal: go to the open eid orders</a></p>
   <ol id="journal" aria-live="polite"></ol>
   <p id="journal-empty" class="help">No requests yet.</p>
+  <p><button type="button" id="journal-older" hidden>Show older entries</button></p>
 </section>`;
 }
 

@@ -77,6 +77,10 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
       }
       buttons.forEach(function (b) { b.disabled = false; });
       await refresh();
+      // Disabled, the button lost the focus to the page: it gets it back, or, gone with a finished
+      // order, the message saying what happened takes it.
+      if (button.getClientRects().length > 0) button.focus();
+      else message.focus();
     });
   });
 
@@ -97,7 +101,10 @@ export const EID_SIMULATOR_PAGE_SCRIPT = `
     }
     if (!open) {
       var actionsBox = document.getElementById('order-actions');
+      var hadFocus = actionsBox && actionsBox.contains(document.activeElement);
       if (actionsBox) actionsBox.hidden = true;
+      // Finished while a control had the focus (the order timed out): the status says why.
+      if (hadFocus) document.getElementById('order-status').focus();
       var figure = document.getElementById('qr-figure');
       if (figure) figure.hidden = true;
       clearInterval(timer);

@@ -25,7 +25,10 @@ const KIND_LABEL = { authentication: 'Authentication', signing: 'Signing' } as c
 export const PAGE_PATH = '/sandbox/eid';
 export const orderPagePath = (operationId: string, pagePath = PAGE_PATH) => `${pagePath}?operation_id=${encodeURIComponent(operationId)}`;
 
-/** The eid simulator page (contract §4): server-rendered, a little script for the actions. */
+/**
+ * The eid simulator page (contract §4): server-rendered, a little script for the actions. Its empty
+ * icon keeps the browser from asking for /favicon.ico, which would 404 into the journal.
+ */
 export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
   const pagePath = `${model.prefix ?? ''}${PAGE_PATH}`;
   const page = html`<!doctype html>
@@ -34,6 +37,7 @@ export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${model.order ? `${KIND_LABEL[model.order.kind]} · ` : ''}eid simulator · Bank API sandbox</title>
+<link rel="icon" href="data:,">
 <style>${trusted(EID_SIMULATOR_PAGE_STYLE)}</style>
 </head>
 <body>
@@ -44,7 +48,7 @@ export function renderEidSimulatorPage(model: EidSimulatorPageModel): string {
   code, or answer the call. The TPP or partner sees the result on its next status or collect call.</p>
 </header>
 <main id="simulator" data-operation-id="${model.order?.operation_id ?? ''}" data-token-to-open="${model.tokenToOpen ?? ''}" data-open-statuses="${OPEN_STATUSES.join(' ')}" data-page-path="${pagePath}">
-  <p id="message" role="status" aria-live="polite"></p>
+  <p id="message" role="status" aria-live="polite" tabindex="-1"></p>
   ${model.error ? errorBox(model.error) : null}
   ${model.order ? orderSection(model.order, model.users, pagePath) : null}
   ${openSection(model.tokenToOpen, pagePath)}
@@ -111,7 +115,7 @@ function orderSection(order: OperationViewDto, users: EidUserCard[], pagePath: s
     <dt>For</dt><dd id="order-person">${order.user_name ? `${order.user_name} (${order.personal_number})` : order.personal_number}</dd>
     <dt>Since</dt><dd><time id="order-started" datetime="${order.started_at}">${formatStockholmOffset(new Date(order.started_at))}</time>
       (Stockholm time), <span id="order-age">${order.seconds_since_start}</span> s ago on the sandbox clock</dd>
-    <dt>Status</dt><dd id="order-status" aria-live="polite">${statusText(order.status, order.hint_code)}</dd>
+    <dt>Status</dt><dd id="order-status" aria-live="polite" tabindex="-1">${statusText(order.status, order.hint_code)}</dd>
     <dt>Time left</dt><dd id="order-time-left">${open ? `${order.seconds_left} s of 180 s` : 'finished'}</dd>
   </dl>
   ${order.qr_string ? qrFigure(order, pagePath) : null}
