@@ -25,6 +25,16 @@ function fakeRepository(initial: ClockState = REAL_TIME) {
   return { repository, calls };
 }
 
+/** An answer the test gives when it chooses: a statement still running on another connection. */
+function pending<T>() {
+  let answer: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((resolve) => (answer = resolve));
+  return { promise, answer: (value: T) => answer(value) };
+}
+
+/** The row a change of these cases commits. */
+const CHANGED = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true } satisfies ClockState;
+
 /** The change log as SandboxChanges reports it: `report` plays a change seen in the log. */
 function fakeChanges() {
   const listeners: SandboxChangeListener[] = [];
@@ -121,14 +131,12 @@ describe(SandboxClock.name, () => {
 
   it('keeps its own change when a read that began during it answers first, with the row as it was before the change (contract §6)', inDefault(async () => {
     const { repository } = fakeRepository();
-    let commit: (state: ClockState) => void = () => undefined;
-    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
-    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
-    const clock = new SandboxClock({ ...repository, set: () => slowSet } as unknown as ClockRepository, fakeChanges());
-    const setting = clock.set(changed.sandboxAnchor, true);
+    const set = pending<ClockState>();
+    const clock = new SandboxClock({ ...repository, set: () => set.promise } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(CHANGED.sandboxAnchor, true);
     // A request's read on another connection, before the change commits: the old row.
     await clock.refresh();
-    commit(changed);
+    set.answer(CHANGED);
     await setting;
     expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
     expect(clock.frozen).toBe(true);
@@ -136,31 +144,26 @@ describe(SandboxClock.name, () => {
 
   it('does not take a read that began while its change ran, even when it answers after the change (contract §6)', inDefault(async () => {
     const { repository } = fakeRepository();
-    let answerRead: (state: ClockState) => void = () => undefined;
-    let commit: (state: ClockState) => void = () => undefined;
-    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
-    const slowRead = new Promise<ClockState>((resolve) => (answerRead = resolve));
-    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
-    const clock = new SandboxClock({ ...repository, set: () => slowSet, read: () => slowRead } as unknown as ClockRepository, fakeChanges());
-    const setting = clock.set(changed.sandboxAnchor, true);
+    const set = pending<ClockState>();
+    const read = pending<ClockState>();
+    const clock = new SandboxClock({ ...repository, set: () => set.promise, read: () => read.promise } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(CHANGED.sandboxAnchor, true);
     const reading = clock.refresh();
-    commit(changed);
+    set.answer(CHANGED);
     await setting;
-    answerRead(REAL_TIME);
+    read.answer(REAL_TIME);
     await reading;
     expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
   }));
 
   it('does not take a job pass\'s read from before or during its own change (contract §6, §13 Time and jobs)', inDefault(async () => {
     const { repository } = fakeRepository();
-    let commit: (state: ClockState) => void = () => undefined;
-    const slowSet = new Promise<ClockState>((resolve) => (commit = resolve));
-    const changed = { sandboxAnchor: new Date('2026-12-11T09:00:00Z'), realAnchor: new Date(), frozen: true };
-    const clock = new SandboxClock({ ...repository, set: () => slowSet } as unknown as ClockRepository, fakeChanges());
-    const setting = clock.set(changed.sandboxAnchor, true);
+    const set = pending<ClockState>();
+    const clock = new SandboxClock({ ...repository, set: () => set.promise } as unknown as ClockRepository, fakeChanges());
+    const setting = clock.set(CHANGED.sandboxAnchor, true);
     const old = { sandboxAnchor: new Date('2020-01-01T00:00:00Z'), realAnchor: new Date(), frozen: true, generation: '1', downtimeCalendar: null };
     clock.adoptRead(old, Date.now());
-    commit(changed);
+    set.answer(CHANGED);
     await setting;
     clock.adoptRead(old, Date.now() - 10);
     expect(clock.now().toISOString()).toBe('2026-12-11T09:00:00.000Z');
