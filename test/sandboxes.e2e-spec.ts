@@ -196,6 +196,14 @@ describe('sandboxes (contract §13)', () => {
       expect((await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes).toHaveLength(before);
     });
 
+    it('POST /sandboxes with a fixture user\'s malformed personal number: 400 naming fixture.users.0.personal_number, nothing created (contract §2, §13)', async () => {
+      const before = (await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes.length;
+      const fixture = { users: [{ personal_number: '199001011238', name: 'Bad Check Digit', kyc_completed: true }] };
+      const res = await t.http.post('/sandboxes').set(operator).send({ name: 'bad-fixture-user', fixture });
+      expect(expectProblem(res, 400, 'VALIDATION_FAILED').reason.message).toMatch(/^fixture\.users\.0\.personal_number /);
+      expect((await t.http.get('/sandboxes').query({ limit: 500 }).set(operator).expect(200)).body.sandboxes).toHaveLength(before);
+    });
+
     it('DELETE /sandboxes/{id} → 204; then every route under it is 404 and no table holds a row of it', async () => {
       const sb = await create({ fixture: { users: [{ personal_number: newPersonalNumber(), name: 'Gone', kyc_completed: true }] } });
       expect(Object.values(await rowsOf(t, sb.sandbox_id)).some((n) => n > 0)).toBe(true);

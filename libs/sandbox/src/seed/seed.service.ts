@@ -28,14 +28,18 @@ export class SeedService {
     private readonly tpps: TppRegistry,
   ) {}
 
-  /** `onProgress` hears of every item written (the command line prints it; nothing is committed until the end). */
-  load(fixture: SeedFixtureDto, onProgress: SeedProgressListener = () => undefined): Promise<SeedResultDto> {
+  /**
+   * `onProgress` hears of every item written (the command line prints it; nothing is committed until
+   * the end). `field` is where the fixture sits in the request body (`fixture.` in POST /sandboxes),
+   * so a refusal names the field as the client sent it.
+   */
+  load(fixture: SeedFixtureDto, onProgress: SeedProgressListener = () => undefined, field = ''): Promise<SeedResultDto> {
     // Read every personal number before writing anything, so bad input writes nothing.
     const users = (fixture.users ?? []).map((user, i) => ({
       user,
-      personalNumber: this.personalNumbers.read(user.personal_number, `users.${i}.personal_number`),
+      personalNumber: this.personalNumbers.read(user.personal_number, `${field}users.${i}.personal_number`),
     }));
-    const openings = users.map(({ user }, i) => (user.accounts ?? []).map((a, j) => toOpenAccount(a, `users.${i}.accounts.${j}.balance`)));
+    const openings = users.map(({ user }, i) => (user.accounts ?? []).map((a, j) => toOpenAccount(a, `${field}users.${i}.accounts.${j}.balance`)));
     return this.db.transaction(async () => {
       const seededUsers: SeededUserDto[] = [];
       for (const [i, { user, personalNumber }] of users.entries()) {
