@@ -35,6 +35,15 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
   const create = (body: object, prefix = '/mortgage/2.0', k = key) => t.http.post(`${prefix}/pre-approval`).set(auth(k)).send(body);
   const accept = (id: string, withUnsecured = false, k = key) => t.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth(k)).send({ with_unsecured_loan: withUnsecured });
   const status = (id: string, k = key) => t.http.get(`/mortgage/2.0/pre-approval/${id}/status`).set(auth(k));
+  /** Still PROCESSING 29 s on, APPROVED at 30 s (PRE_APPROVAL_DECISION_DELAY_S, contract §6, §9), its reference kept. */
+  async function expectApprovedThirtySecondsOn(id: string, customerServiceReference: string): Promise<void> {
+    await t.clock.advance(29);
+    await runJobs();
+    expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+    await t.clock.advance(1);
+    await runJobs();
+    expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: customerServiceReference });
+  }
   const sign = async (participantId: string) => {
     await t.http.post('/signing/1.0/start').set(auth()).send({ participant_id: participantId }).expect(200);
     expect((await t.http.post('/signing/1.0/collect').set(auth()).send({ participant_id: participantId }).expect(200)).body.status).toBe('COMPLETE');
@@ -151,12 +160,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
         expiry_date: '2026-12-24T09:00:00Z',
         signing_process: { participants: [{ personal_number: participants[0].personal_number, id: participants[0].id, signed: true, signed_at: '2026-11-24T09:00:00Z' }] },
       });
-      await t.clock.advance(29);
-      await runJobs();
-      expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
-      await t.clock.advance(1);
-      await runJobs();
-      expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: processing.customer_service_reference });
+      await expectApprovedThirtySecondsOn(id, processing.customer_service_reference);
     });
 
     it('two applicants: SIGNING_ONGOING after the first signature, PROCESSING after the second (bank §3.3)', async () => {
@@ -303,12 +307,7 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
         customer_service_reference: expect.stringMatching(/^PA-[A-Z0-9]{8}$/),
         signing_process: { participants: [{ id: participants[0].id, signed: true, signed_at: '2026-11-24T09:00:05Z' }] },
       });
-      await t.clock.advance(29);
-      await runJobs();
-      expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
-      await t.clock.advance(1);
-      await runJobs();
-      expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: processing.customer_service_reference });
+      await expectApprovedThirtySecondsOn(id, processing.customer_service_reference);
     });
 
     it('a collect after the completion still answers COMPLETE with the same signed_at and records nothing twice (bank §3.2)', async () => {
