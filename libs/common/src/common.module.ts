@@ -21,6 +21,7 @@ import { DatabaseHealth } from './health/database-health';
 import { OpenApiDocument } from './openapi/openapi';
 import { HealthController } from './health/health.controller';
 import { HeaderInputGuard } from './http/header-input.guard';
+import { BodyShapeGuard } from './http/input-limits';
 import { RequestGates } from './http/request-gates';
 import { JobLeaseRepository } from './jobs/job-lease.repository';
 import { JobRegistry } from './jobs/job.registry';
@@ -75,6 +76,8 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
     IdempotencyStore,
     IdempotencyExpiryJob,
     { provide: APP_GUARD, useClass: AccessGuard },
+    // After the credentials, before every other check of the input: bounded work (contract §2, §1 order).
+    { provide: APP_GUARD, useClass: BodyShapeGuard },
     // After the credentials: the header checks (contract §1 order).
     { provide: APP_GUARD, useClass: HeaderInputGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },

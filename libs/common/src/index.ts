@@ -84,7 +84,7 @@ export { toMinorUnits, minorUnitsToDecimal, decimalToJsonNumber, MAX_AMOUNT } fr
 export { IsInstant, parseInstant, instantOf, isWithin, outsideRangeMessage } from './values/instant';
 export type { InstantRange } from './values/instant';
 export { IsDecimalNumber, isDecimalNumber, decimalPlaces, parseQueryNumber, QueryNumber } from './values/decimal-number';
-export { NestedObjectArray } from './values/nested-object-array';
+export { NestedObject, NestedObjectArray } from './values/nested-object-array';
 export { hasControlCharacter, findTextInputProblem, withoutNullFields, CONTROL_CHARACTER_RULE, PROTOTYPE_KEYS } from './values/text-input';
 export { TEXT_HEADERS } from './http/header-input.guard';
 export { hashSecret, hashUuidSecret, secretMatchesHash, newSecret } from './values/secrets';

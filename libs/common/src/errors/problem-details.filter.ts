@@ -7,6 +7,7 @@ import { SandboxLifecycleRace } from '../sandbox/sandbox-lifecycle-race';
 import { DeletedSandbox, isWriteToDeletedSandbox } from '../sandbox/sandbox-registry';
 import { type TokenEndpoint, tokenEndpointOf } from '../http/token-endpoints';
 import { BEARER_CHALLENGE, DomainError, DomainErrorKind, ErrorCode } from './domain-error';
+import { listAtMost } from './field-list';
 import { OAuthError, type OAuthErrorCode } from './oauth-error';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { ReplayedAnswer } from '../idempotency/replayed-answer';
@@ -91,7 +92,7 @@ function httpExceptionMessage(exception: HttpException): string {
   }
   const response = exception.getResponse();
   const message = typeof response === 'object' && response !== null && 'message' in response ? response.message : response;
-  return Array.isArray(message) ? message.join('; ') : String(message);
+  return Array.isArray(message) ? listAtMost(message.map(String)) : String(message);
 }
 
 /** The path as the client sent it (an alias of a retired path is rewritten to its successor on the way). */
@@ -136,10 +137,49 @@ export interface ErrorAnswer {
   body: string;
 }
 
+/** No error answer's body is larger than this (contract §2, bounded work). */
+export const ERROR_BODY_LIMIT_BYTES = 16 * 1024;
+/** A request path longer than this is cut in `instance` (Node lets a request line reach 16 KB). */
+const INSTANCE_LIMIT_CHARACTERS = 2048;
+const CUT_MARK = '… (cut to fit 16 KB)';
+
+/**
+ * The body text `render` makes of `message`, whole when within ERROR_BODY_LIMIT_BYTES, else with the
+ * longest start of the message that fits, marked as cut. Every message is within the limit this way,
+ * whoever wrote it: the pipe's lists of fields, a parser's, a client's bytes named in one.
+ */
+function withinErrorBodyLimit(render: (message: string) => string, message: string): string {
+  const whole = render(message);
+  // A UTF-8 byte is never more than a UTF-16 unit takes times three: most bodies are measured without counting.
+  if (whole.length * 3 <= ERROR_BODY_LIMIT_BYTES || Buffer.byteLength(whole) <= ERROR_BODY_LIMIT_BYTES) return whole;
+  const fits = (length: number) => Buffer.byteLength(render(startOf(message, length) + CUT_MARK)) <= ERROR_BODY_LIMIT_BYTES;
+  // Every character writes a byte or more: no start longer than the limit fits.
+  let low = 0;
+  let high = Math.min(message.length, ERROR_BODY_LIMIT_BYTES);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return render(startOf(message, low) + CUT_MARK);
+}
+
+/** The first `length` UTF-16 units of a text, one fewer when that would split a surrogate pair. */
+function startOf(text: string, length: number): string {
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** The request path as `instance` names it: cut when longer than INSTANCE_LIMIT_CHARACTERS. */
+function instanceOf(path: string): string {
+  return path.length > INSTANCE_LIMIT_CHARACTERS ? `${startOf(path, INSTANCE_LIMIT_CHARACTERS)}…` : path;
+}
+
 /**
  * The one place that decides the shape of an error answer, by the request path (contract §2): on the
  * two OAuth token endpoints RFC 6749 §5.2 `{ error, error_description }` as application/json with
- * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8.
+ * Cache-Control: no-store; everywhere else application/problem+json in the shape of bank §2.8. No
+ * body is larger than ERROR_BODY_LIMIT_BYTES.
  */
 export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
   const endpoint = tokenEndpointOf(path);
@@ -148,14 +188,15 @@ export function errorAnswer(exception: unknown, path: string): ErrorAnswer {
     return {
       status: answer.status,
       headers: { ...answer.headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-      body: JSON.stringify(answer.body),
+      body: withinErrorBodyLimit((description) => JSON.stringify({ ...answer.body, error_description: description }), answer.body.error_description),
     };
   }
   const problem = toProblem(exception);
+  const instance = instanceOf(path);
   return {
     status: problem.status,
     headers: { ...problem.headers, 'Content-Type': 'application/problem+json; charset=utf-8' },
-    body: JSON.stringify(problemBody(problem, path)),
+    body: withinErrorBodyLimit((message) => JSON.stringify(problemBody({ ...problem, message }, instance)), problem.message),
   };
 }
 

@@ -1,6 +1,22 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
+import { BodyValidation } from './body-validation';
 import { ValidationFailed } from './domain-error';
-import { CONTROL_CHARACTER_RULE, findTextInputProblem, LONE_SURROGATE_RULE, withoutNullFields } from '../values/text-input';
+import { listAtMost } from './field-list';
+import { Pacer } from '../values/pacer';
+import { CONTROL_CHARACTER_RULE, findTextInputProblem, inspectTextInput, isPlainRecord, LONE_SURROGATE_RULE, type TextInputProblem, withoutNullFields } from '../values/text-input';
+
+type Dto = new () => object;
+
+/** What class-validator is asked for: every rule of a field, and the value kept on the errors (never rendered). */
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  // Every rule of a field is checked, and brokenRule picks the one to report; the value is kept on the
+  // errors (never rendered) to tell an absent field from a wrong one.
+  validationError: { target: false, value: true },
+};
 
 /** "applicants.0.personal_number must be …" for nested fields; class-validator says only the leaf. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -33,23 +49,19 @@ function brokenRule(error: ValidationError, path: string): string | undefined {
 
 /**
  * The global pipe: whitelist + forbid unknown fields + transform, and every failure as 400
- * VALIDATION_FAILED whose message names the field (contract §2). It sees every body, query, path
- * parameter and custom parameter (e.g. the token form) before any route's own pipe, so the text
- * rules of contract §2 (no control characters, no prototype keys) and "null means absent" are
- * enforced here once for every route.
+ * VALIDATION_FAILED whose message names the field (contract §2), at most the first 10 of them with
+ * a count of the rest. It sees every body, query, path parameter and custom parameter (e.g. the
+ * token form) before any route's own pipe, so the text rules of contract §2 (no control characters,
+ * no prototype keys) and "null means absent" are enforced here once for every route. A JSON body is
+ * validated with its work bounded (BodyValidation: contract §2, bounded work).
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
   constructor() {
     super({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
+      ...VALIDATOR_OPTIONS,
       transform: true,
-      // Every rule of a field is checked, and brokenRule picks the one to report; the value is kept on
-      // the errors (never rendered) to tell an absent field from a wrong one.
-      validationError: { target: false, value: true },
-      exceptionFactory: (errors) => new ValidationFailed(describeValidationErrors(errors).join('; ')),
+      exceptionFactory: (errors) => new ValidationFailed(listAtMost(describeValidationErrors(errors))),
     });
   }
 
@@ -60,9 +72,27 @@ export class StrictValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && this.expectsObject(metadata) && !isPlainObject(value)) {
       throw new ValidationFailed('The request body must be a JSON object.');
     }
-    refuseBadText(value, metadata);
-    if (metadata.type === 'body') value = withoutNullFields(value);
+    if (metadata.type !== 'body') {
+      refuseBadText(value, metadata);
+      return super.transform(value, metadata);
+    }
+    // A body may hold 300 000 values within the limits of bounded work (contract §2): its walks and
+    // its validation let other requests run between slices.
+    const pacer = new Pacer();
+    const { problem, holdsNull } = await inspectTextInput(value, metadata.data ?? '', { prototypeKeys: true }, pacer);
+    if (problem) throw textInputFailure(problem, metadata);
+    // withoutNullFields copies only a body that holds a null.
+    if (holdsNull) value = withoutNullFields(value);
+    if (this.expectsObject(metadata) && isPlainRecord(value)) return this.validateBody(value, metadata.metatype as Dto, pacer);
     return super.transform(value, metadata);
+  }
+
+  /** A JSON object body as its DTO: the instance, or 400 naming the first 10 problems and counting the rest. */
+  protected async validateBody(value: Record<string, unknown>, type: Dto, pacer = new Pacer()): Promise<unknown> {
+    const validation = new BodyValidation({ transform: {}, validator: VALIDATOR_OPTIONS, describe: describeValidationErrors, pacer });
+    const instance = await validation.run(value, type);
+    if (validation.problems.count > 0) throw new ValidationFailed(validation.problems.message());
+    return instance;
   }
 
   private expectsObject(metadata: ArgumentMetadata): boolean {
@@ -75,9 +105,12 @@ export class StrictValidationPipe extends ValidationPipe {
 function refuseBadText(value: unknown, metadata: ArgumentMetadata): void {
   // Custom parameters (the token form) ignore unknown names, prototype keys among them (RFC 6749 §3.2).
   const problem = findTextInputProblem(value, metadata.data ?? '', { prototypeKeys: metadata.type !== 'custom' });
-  if (!problem) return;
+  if (problem) throw textInputFailure(problem, metadata);
+}
+
+function textInputFailure(problem: TextInputProblem, metadata: ArgumentMetadata): ValidationFailed {
   const field = problem.path || (metadata.type === 'param' ? 'the path segment' : `the ${metadata.type} value`);
-  throw new ValidationFailed(
+  return new ValidationFailed(
     problem.kind === 'prototype-key' ? `property ${field} should not exist` : `${field} ${problem.kind === 'lone-surrogate' ? LONE_SURROGATE_RULE : CONTROL_CHARACTER_RULE}`,
   );
 }

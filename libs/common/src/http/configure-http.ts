@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication, NestExpressBodyParserOptionsMap } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { SandboxConfig } from '../config/sandbox-config';
@@ -8,7 +8,7 @@ import { assignRequestId } from '../logging/request-id';
 import { setupOpenApi } from '../openapi/openapi';
 import { FORM_PARAMETER_LIMIT } from './body-parser-errors';
 import { answerClientErrors, refuseRequestWithoutHost } from './client-errors';
-import { refuseDeepBodies } from './json-depth';
+import { measureJsonText, parseLargeJsonBody } from './input-limits';
 import { RequestGates } from './request-gates';
 import { type RequestWithSandbox, resolveRequestSandbox, routeToSandbox } from '../sandbox/request-sandbox';
 import { SandboxRegistry } from '../sandbox/sandbox-registry';
@@ -29,8 +29,8 @@ export class PayloadTooLarge extends DomainError {
 /**
  * Everything about the HTTP layer that is not a module: the logger, proxy trust, error answers to
  * requests Node's parser refuses, the request gates, body parsers with the 1 MB limit (any content
- * type: a declared length over the limit is refused before reading) and a nesting limit, and the
- * OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
+ * type: a declared length over the limit is refused before reading; a JSON text past the shape
+ * limits of bounded work is not parsed), and the OpenAPI document. Called by main.ts and by the e2e harness, so tests run the same app.
  * The app must be created with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureHttp(app: INestApplication): void {
@@ -81,9 +81,13 @@ export function configureHttp(app: INestApplication): void {
   });
   // Any JSON text is read (RFC 8259: `null` and `7` are JSON too); a route that takes an object says
   // so itself (the validation pipe: "The request body must be a JSON object").
-  express.useBodyParser('json', { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'], strict: false });
+  // Bounded work (contract §2): body-parser's verify hook measures a JSON text first (Nest reserves the
+  // hook only for its rawBody option, unused here). One past the shape limits is never parsed, and
+  // BodyShapeGuard answers it after the credentials; a large one is parsed a slice at a time.
+  const json: NestExpressBodyParserOptionsMap['json'] = { limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'], strict: false, verify: measureJsonText };
+  express.useBodyParser('json', json);
   express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: false, parameterLimit: FORM_PARAMETER_LIMIT });
-  express.use(refuseDeepBodies);
+  express.use(parseLargeJsonBody);
   // From here on every handler runs in the request's sandbox (contract §13) and raises its hints into
   // the request's list (contract §14): entered again, the parsers lost the first context.
   express.use((req: Request, _res: Response, next: NextFunction) => SandboxContext.run(resolveRequestSandbox(req), next, req, hintsOf(req)));

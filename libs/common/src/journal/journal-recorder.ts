@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SandboxClock } from '../clock/sandbox-clock';
 import { SandboxConfig } from '../config/sandbox-config';
+import { refusedBodyOf } from '../http/input-limits';
 import { hasBody } from '../http/request-body';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from '../openapi/openapi';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
@@ -159,7 +160,8 @@ export class JournalRecorder {
       const durationMs = Math.max(0, Math.round(performance.now() - recording.startedMs));
       const describe = this.certificates.describe;
       const response = responseBody(res, recording, describe);
-      const requestBody = hasBody(req) ? recordedBody(req.body, req.headers['content-type'], describe, declaredLength(req)) : '';
+      // A body refused unparsed for its shape (contract §2, bounded work) is recorded from its first values.
+      const requestBody = hasBody(req) ? recordedBody(req.body ?? refusedBodyOf(req), req.headers['content-type'], describe, declaredLength(req)) : '';
       const request = `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`;
       // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
       // (a frozen clock read the same then).

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { MAX_BODY_DEPTH } from '../http/json-depth';
+import { leadingValues, MAX_BODY_DEPTH } from '../http/json-depth';
 import { SECRET_QUERY_PARAMETERS } from '../logging/log-redaction';
 
 /** What a secret becomes in a journal entry (contract §14). */
 export const JOURNAL_REDACTED = '[redacted]';
 /** A body larger than this as it was sent (UTF-8 bytes) is kept as a string of its first 4 KB (contract §14). */
 export const JOURNAL_BODY_LIMIT_BYTES = 4096;
+/** Values of a large body redacted for its entry: each writes a byte or more, so they hold its first 4 KB and more. */
+const LEADING_VALUES = 4 * JOURNAL_BODY_LIMIT_BYTES;
 /**
  * Levels of nesting a recorded JSON value keeps: a request body deeper is refused (MAX_BODY_DEPTH), and
  * its entry shows it cut here, with body_truncated. The redactor's recursion never goes further, so
@@ -210,7 +212,8 @@ export function recordedBody(body: unknown, contentType: string | undefined, des
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
   let redaction: { redacted: unknown; cut: boolean };
-  if (typeof text !== 'string') redaction = redactJson(text, describe, type === FORM ? FORM_SECRETS : SECRET_FIELDS);
+  // Of a large parsed body only its first values can reach the 4 KB kept: the rest is not walked (contract §2, bounded work).
+  if (typeof text !== 'string') redaction = redactJson(sentBytes === undefined || sentBytes > LEADING_VALUES ? leadingValues(text, LEADING_VALUES) : text, describe, type === FORM ? FORM_SECRETS : SECRET_FIELDS);
   else if (type === FORM) redaction = redactJson(Object.fromEntries(new URLSearchParams(text)), describe, FORM_SECRETS);
   else if (type === 'application/json' || type.endsWith('+json')) redaction = parsedJson(text, describe);
   else return `"body":${JSON.stringify(`[${type || 'no content type'}, ${Buffer.byteLength(text)} bytes]`)}`;

@@ -38,36 +38,125 @@ export type TextInputProblem = { path: string; kind: 'control-character' | 'lone
  * plain objects and arrays are entered: class instances are the service's own values, not input.
  */
 export function findTextInputProblem(value: unknown, root = '', options: { prototypeKeys?: boolean } = {}): TextInputProblem | null {
-  const refuseKeys = options.prototypeKeys ?? true;
-  const join = (key: string) => (root ? `${root}.${key}` : key);
+  const found = firstTextProblem(value, options.prototypeKeys ?? true);
+  if (!found) return null;
+  // The path is spelled only for the place found (a large clean body costs no strings).
+  let path = root;
+  for (let i = found.segments.length - 1; i >= 0; i--) path = path ? `${path}.${found.segments[i]}` : found.segments[i];
+  return { path, kind: found.kind };
+}
+
+/** The first text problem in document order, with its place as segments from the deepest up. */
+function firstTextProblem(value: unknown, refuseKeys: boolean): { segments: string[]; kind: TextInputProblem['kind'] } | null {
   if (typeof value === 'string') {
     const kind = textProblem(value);
-    return kind ? { path: root, kind } : null;
+    return kind ? { segments: [], kind } : null;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findTextInputProblem(value[i], join(String(i)), options);
-      if (found) return found;
+      const item: unknown = value[i];
+      // Numbers, booleans and null break no rule: most elements are passed without a call.
+      if (typeof item !== 'string' && (typeof item !== 'object' || item === null)) continue;
+      const found = firstTextProblem(item, refuseKeys);
+      if (found) {
+        found.segments.push(String(i));
+        return found;
+      }
     }
     return null;
   }
   if (!isPlainRecord(value)) return null;
   for (const key of Object.keys(value)) {
-    if (refuseKeys && PROTOTYPE_KEYS.has(key)) return { path: join(key), kind: 'prototype-key' };
+    if (refuseKeys && PROTOTYPE_KEYS.has(key)) return { segments: [key], kind: 'prototype-key' };
     const keyProblem = textProblem(key);
-    if (keyProblem) return { path: join(JSON.stringify(key)), kind: keyProblem };
-    const found = findTextInputProblem(value[key], join(key), options);
-    if (found) return found;
+    if (keyProblem) return { segments: [JSON.stringify(key)], kind: keyProblem };
+    const field = value[key];
+    if (typeof field !== 'string' && (typeof field !== 'object' || field === null)) continue;
+    const found = firstTextProblem(field, refuseKeys);
+    if (found) {
+      found.segments.push(key);
+      return found;
+    }
   }
   return null;
+}
+
+/** One object or array being walked by inspectTextInput. */
+interface TextFrame {
+  node: Record<string, unknown> | unknown[];
+  keys: string[] | null;
+  next: number;
+  segment: string;
+}
+
+/** Values a paced walk visits between looks at the clock. */
+const VALUES_PER_LOOK = 1024;
+
+/**
+ * findTextInputProblem and whether a null sits anywhere (as withoutNullFields reads it), in one walk
+ * without recursion that lets other work run between slices (`pacer`): a body may hold 300 000
+ * values (contract §2, bounded work). The same first problem, in the same order, as findTextInputProblem.
+ */
+export async function inspectTextInput(
+  value: unknown,
+  root: string,
+  options: { prototypeKeys?: boolean },
+  pacer: { readonly due: boolean; pace(): Promise<void> },
+): Promise<{ problem: TextInputProblem | null; holdsNull: boolean }> {
+  const refuseKeys = options.prototypeKeys ?? true;
+  if (typeof value === 'string') {
+    const kind = textProblem(value);
+    return { problem: kind ? { path: root, kind } : null, holdsNull: false };
+  }
+  if (value === null) return { problem: null, holdsNull: true };
+  if (!Array.isArray(value) && !isPlainRecord(value)) return { problem: null, holdsNull: false };
+  const frames: TextFrame[] = [{ node: value, keys: Array.isArray(value) ? null : Object.keys(value), next: 0, segment: '' }];
+  const at = (segment: string): string => {
+    let path = root;
+    for (let i = 1; i < frames.length; i++) path = path ? `${path}.${frames[i].segment}` : frames[i].segment;
+    return path ? `${path}.${segment}` : segment;
+  };
+  let holdsNull = false;
+  let visited = 0;
+  while (frames.length > 0) {
+    if (++visited % VALUES_PER_LOOK === 0 && pacer.due) await pacer.pace();
+    const top = frames[frames.length - 1];
+    const size = top.keys === null ? (top.node as unknown[]).length : top.keys.length;
+    if (top.next >= size) {
+      frames.pop();
+      continue;
+    }
+    const index = top.next++;
+    let child: unknown;
+    let segment: string | number = index;
+    if (top.keys === null) {
+      child = (top.node as unknown[])[index];
+    } else {
+      const key = top.keys[index];
+      if (refuseKeys && PROTOTYPE_KEYS.has(key)) return { problem: { path: at(key), kind: 'prototype-key' }, holdsNull };
+      const keyProblem = textProblem(key);
+      if (keyProblem) return { problem: { path: at(JSON.stringify(key)), kind: keyProblem }, holdsNull };
+      child = (top.node as Record<string, unknown>)[key];
+      segment = key;
+    }
+    if (typeof child === 'string') {
+      const kind = textProblem(child);
+      if (kind) return { problem: { path: at(String(segment)), kind }, holdsNull };
+    } else if (child === null) {
+      holdsNull = true;
+    } else if (Array.isArray(child) || isPlainRecord(child)) {
+      frames.push({ node: child, keys: Array.isArray(child) ? null : Object.keys(child), next: 0, segment: String(segment) });
+    }
+  }
+  return { problem: null, holdsNull };
 }
 
 /** A JSON-like object: `{}` (body parser) or a null-prototype object (query parser). */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  // Any realm's Object.prototype (or none), not only this one's: a class instance has a longer chain.
   const prototype = Object.getPrototypeOf(value) as object | null;
-  return prototype === null || Object.getPrototypeOf(prototype) === null;
+  // This realm's Object.prototype (every parsed body), or none; else any realm's, not a class instance's longer chain.
+  return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { INSTANT, QueryNumber } from '@app/common';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { INSTANT, NestedObject, QueryNumber } from '@app/common';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { SetClockDto } from '../clock/clock.dto';
 import { API_KEY_PATTERN } from '../partners/partner.dto';
 import { SeedFixtureDto } from '../seed/seed.dto';
@@ -36,16 +35,12 @@ export class CreateSandboxDto {
 
   @ApiPropertyOptional({ type: SetClockDto, description: "The sandbox clock's setting at creation and after every reset; default: real time" })
   @IsOptional()
-  @IsObject({ message: 'clock must be a JSON object { now, frozen? }' })
-  @ValidateNested()
-  @Type(() => SetClockDto)
+  @NestedObject(() => SetClockDto, 'clock must be a JSON object { now, frozen? }')
   clock?: SetClockDto;
 
   @ApiPropertyOptional({ type: SeedFixtureDto, description: 'A fixture of contract §8, loaded at creation and after every reset' })
   @IsOptional()
-  @IsObject({ message: 'fixture must be a JSON object (a fixture of contract §8)' })
-  @ValidateNested()
-  @Type(() => SeedFixtureDto)
+  @NestedObject(() => SeedFixtureDto, 'fixture must be a JSON object (a fixture of contract §8)')
   fixture?: SeedFixtureDto;
 }
 
