@@ -6,7 +6,7 @@
 // On the embedded database (in memory) or the PostgreSQL server named by DATABASE_URL (each service
 // and the ceiling in a scratch database of their own there, dropped at the end).
 // A script, not a timed test: read the numbers.
-// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale] [--only TEXT] [--rate N]
+// usage: npm run bench -- [--seconds 10] [--connections 50] [--rounds 3] [--sandboxes N] [--journal both|on|off|ab] [--scale] [--only TEXT] [--rate N] [--hostile-senders N]
 // --rounds N: N rounds of the service and N of the ceiling, alternating, per scenario.
 // --sandboxes N: N sandboxes exist (the default one and N-1 created through POST /sandboxes, contract
 // §13) and every measured call goes to the last one created, under its /sandboxes/{id} prefix.
@@ -14,6 +14,14 @@
 // (the default) measures every path with it on, then runs a service with it on and one with it off
 // side by side, alternating rounds of the AIS read and the status poll, and prints the difference
 // the journal makes to their throughput; ab does only that comparison.
+// Hostile bodies (contract §2, bounded work; `--only Hostile` runs only it): the bodies of the bounded-work
+// rule (120 000 fields, 10 001 elements, 1 001 members in a fixture, 33 levels, the same at the token
+// endpoints as JSON and as a form, 1 001 query parameters, unknown fields holding 250 000 objects, a fixture
+// of 20 000 empty objects) sent to one sandbox by --hostile-senders (default 4) in parallel, on a loop,
+// while the measured sandbox's AIS read is loaded at a steady rate: that read's latency and the service
+// process's worst event-loop delay (perf_hooks.monitorEventLoopDelay, read through scripts/bench-event-loop.cjs,
+// which the bench preloads into the service with --require and asks over an IPC channel: the service
+// itself exposes nothing), without and with the hostile bodies. Target: no delay over 100 ms.
 // --scale (needs DATABASE_URL): in a scratch database on that server, each hot path's latency on
 // the empty database, then again after seeding 1 M access tokens, eid orders, transfers and journal
 // entries and 10 000 sandboxes with set-based SQL.
@@ -46,6 +54,7 @@ const ONLY = typeof args.only === 'string' ? args.only : undefined;
 // --rate N: every load at N requests a second in all (autocannon's overallRate) instead of as many as
 // answered: the CPU time per request then varies less with what else the machine is doing.
 const RATE = args.rate === undefined ? undefined : Number(args.rate);
+const HOSTILE_SENDERS = Number(args['hostile-senders'] ?? 4);
 if (!['both', 'on', 'off', 'ab'].includes(JOURNAL)) {
   console.error(`--journal must be both, on, off or ab (got ${JOURNAL})`);
   process.exit(2);
@@ -116,13 +125,15 @@ async function scratchDatabase(name) {
 }
 
 /** Starts a child process and returns its pid and a stop that waits for its exit. */
-function startProcess(command, env) {
-  const child = spawn(process.execPath, command, { env, stdio: ['ignore', process.env.BENCH_STDOUT ? openSync(process.env.BENCH_STDOUT, 'a') : 'ignore', 'inherit'] });
+function startProcess(command, env, { ipc = false } = {}) {
+  const stdio = ['ignore', process.env.BENCH_STDOUT ? openSync(process.env.BENCH_STDOUT, 'a') : 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(process.execPath, command, { env, stdio });
   const kill = () => child.kill('SIGTERM');
   process.on('exit', kill);
   const exited = new Promise((done) => child.on('exit', done));
   return {
     pid: child.pid,
+    child,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -156,13 +167,25 @@ function personalNumber(year, mmdd, nnn) {
 }
 
 /** Starts the built service with the journal on or off, prepares the measured sandbox and returns what a run needs. */
-async function startService(journal, databaseUrl) {
+async function startService(journal, databaseUrl, { eventLoop = false } = {}) {
   const port = await freePort();
   const adminKey = randomBytes(16).toString('hex');
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, PORT: String(port), ADMIN_API_KEY: adminKey, DATA_DIR: 'memory://', SEED_DEMO: 'off', LOG_LEVEL: 'warn', JOBS_INTERVAL_MS: '0', JOURNAL: journal };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const service = startProcess([...START_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'dist/apps/api/src/main.js'], env);
+  // With eventLoop, the bench's probe is preloaded (scripts/bench-event-loop.cjs) and answers over IPC.
+  const probe = eventLoop ? ['--require', resolve('scripts/bench-event-loop.cjs')] : [];
+  const service = startProcess([...START_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...probe, 'dist/apps/api/src/main.js'], env, { ipc: eventLoop });
+  /** The service's event-loop delay since the last call (max, p99, mean in ms); the histogram starts again. */
+  const eventLoopDelay = () =>
+    new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error('the service did not report its event-loop delay')), 10_000);
+      service.child.once('message', (message) => {
+        clearTimeout(timer);
+        done(message.eventLoopDelay);
+      });
+      service.child.send('event-loop-delay');
+    });
 
   async function call(method, path, { headers = {}, json, form } = {}) {
     const res = await fetch(`${base}${path}`, {
@@ -281,7 +304,7 @@ async function startService(journal, databaseUrl) {
     { title: 'POST /psd2/auth/1.0/token (refresh_token grant)', request: refresh, target: 0.6, refresh: true },
     { title: 'POST /v3/…/transfers (creation, no Idempotency-Key)', request: transfer, target: 0.6 },
   ];
-  return { base, prefix, sandboxId, pid: service.pid, scenarios, transfer, refreshTokens, tokenUser, account: accounts[0], stop: service.stop };
+  return { base, prefix, sandboxId, pid: service.pid, scenarios, transfer, refreshTokens, tokenUser, account: accounts[0], psd2, adminKey, eventLoopDelay: eventLoop ? eventLoopDelay : null, stop: service.stop };
 }
 
 /**
@@ -461,6 +484,93 @@ async function measureIdempotency(service) {
   console.log(`${''.padEnd(46)} ratio new key ${(fresh.rps / without.rps).toFixed(2)}, replay ${(replayed.rps / without.rps).toFixed(2)}\n`);
 }
 
+const HOSTILE_TITLE = 'Hostile bodies (contract §2, bounded work)';
+/** Contract §2: the event loop is never blocked for more than 100 ms by one request. */
+const TARGET_LOOP_DELAY_MS = 100;
+/** The AIS read's steady rate while it is measured: well below saturation, so its latency shows stalls, not queueing. */
+const HOSTILE_READ_RATE = 100;
+
+/** The bodies of the bounded-work rule, each with where it goes; `sandbox` is the hostile sandbox's prefix, `adminKey` its key. */
+function hostileRequests(sandbox, adminKey, psd2) {
+  const members = (count) => `{${Array.from({ length: count }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+  const empties = (count) => `[${Array(count).fill('{}').join(',')}]`;
+  const fields120k = members(120_000);
+  const json = { 'content-type': 'application/json' };
+  const admin = { ...json, authorization: `Bearer ${adminKey}` };
+  const form = { ...psd2, 'content-type': 'application/x-www-form-urlencoded' };
+  return [
+    { what: '120 000 unknown fields, no credentials', method: 'POST', path: '/sandbox/eid/open', headers: json, body: fields120k },
+    { what: 'fixture.users of 10 001 elements', method: 'POST', path: '/admin/seed', headers: admin, body: `{"users":${empties(10_001)}}` },
+    { what: '15 users of 1 001 members in a fixture', method: 'POST', path: '/admin/seed', headers: admin, body: `{"users":[${Array(15).fill(members(1001)).join(',')}]}` },
+    { what: '33 levels', method: 'POST', path: '/sandbox/eid/open', headers: json, body: '['.repeat(33) + ']'.repeat(33) },
+    { what: '120 000 fields as JSON at the PSD2 token endpoint', method: 'POST', path: '/psd2/auth/1.0/token', headers: { ...psd2, ...json }, body: fields120k },
+    { what: '120 000 parameters as a form at the PSD2 token endpoint', method: 'POST', path: '/psd2/auth/1.0/token', headers: form, body: Array.from({ length: 120_000 }, (_, i) => `${i.toString(36)}=`).join('&') },
+    { what: '1 001 query parameters', method: 'GET', path: `/sandbox/eid/operations?${Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&')}`, headers: {} },
+    { what: 'unknown fields holding 250 000 objects', method: 'POST', path: '/sandbox/eid/open', headers: json, body: `{${Array.from({ length: 25 }, (_, i) => `"f${i}":${empties(10_000)}`).join(',')}}` },
+    { what: 'a fixture of 1 000 users with 20 empty accounts each', method: 'POST', path: '/admin/seed', headers: admin, body: `{"users":[${Array(1000).fill(`{"accounts":${empties(20)}}`).join(',')}]}` },
+  ].map((request) => ({ ...request, path: `${sandbox}${request.path}` }));
+}
+
+/**
+ * Hostile bodies (contract §2, bounded work): the measured sandbox's AIS read at a steady rate, and
+ * the service's event-loop delay, without and with HOSTILE_SENDERS clients sending the bodies of the
+ * bounded-work rule to another sandbox on a loop; the worst of ROUNDS rounds each. Every hostile
+ * answer must be a 400 within 16 KB.
+ */
+async function measureHostileBodies(service) {
+  const { sandbox_id: hostileId, admin_key: hostileKey } = await (
+    await fetch(`${service.base}/sandboxes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${service.adminKey}` },
+      body: JSON.stringify({ name: 'bench hostile', seed_demo: false }),
+    })
+  ).json();
+  const requests = hostileRequests(`/sandboxes/${hostileId}`, hostileKey, service.psd2);
+  const read = service.scenarios.find(({ title }) => title === AIS_READ).request;
+  const readLoad = () => autocannon({ url: `${service.base}${service.prefix}${read.path}`, connections: 8, duration: SECONDS, overallRate: HOSTILE_READ_RATE, ...read });
+  const answers = { count: 0, statuses: {}, largest: 0, slowest: 0 };
+  const sender = async (stopAt, first) => {
+    for (let i = first; performance.now() < stopAt; i++) {
+      const { method, path, headers, body } = requests[i % requests.length];
+      const started = performance.now();
+      const res = await fetch(`${service.base}${path}`, { method, headers, body });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      answers.count++;
+      answers.statuses[res.status] = (answers.statuses[res.status] ?? 0) + 1;
+      answers.largest = Math.max(answers.largest, bytes);
+      answers.slowest = Math.max(answers.slowest, performance.now() - started);
+    }
+  };
+  const phase = async (withHostile) => {
+    await service.eventLoopDelay();
+    const stopAt = performance.now() + SECONDS * 1000;
+    const [reads] = await Promise.all([readLoad(), ...(withHostile ? Array.from({ length: HOSTILE_SENDERS }, (_, i) => sender(stopAt, i * 2)) : [])]);
+    const loop = await service.eventLoopDelay();
+    return { p50: reads.latency.p50, p99: reads.latency.p99, max: reads.latency.max, errors: reads.non2xx + reads.errors, loopMax: loop.max, loopP99: loop.p99 };
+  };
+  // Warm both paths first (the JIT), unmeasured.
+  await sender(performance.now() + 2000, 0);
+  await readLoad();
+  const without = [];
+  const withHostile = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    without.push(await phase(false));
+    withHostile.push(await phase(true));
+  }
+  const worst = (rounds, key) => Math.max(...rounds.map((r) => r[key]));
+  const line = (title, rounds) =>
+    `  ${title.padEnd(24)} AIS read p50 ${String(worst(rounds, 'p50')).padStart(4)} ms, p99 ${String(worst(rounds, 'p99')).padStart(4)} ms, max ${String(worst(rounds, 'max')).padStart(5)} ms, errors ${rounds.reduce((n, r) => n + r.errors, 0)}` +
+    `   event-loop delay max ${worst(rounds, 'loopMax').toFixed(0).padStart(4)} ms (p99 ${worst(rounds, 'loopP99').toFixed(0)} ms)`;
+  console.log(`${HOSTILE_TITLE}: ${ROUNDS} round(s) of ${SECONDS} s each, the AIS read at ${HOSTILE_READ_RATE} req/s over 8 connections in ${service.prefix || 'the default sandbox'}, ${HOSTILE_SENDERS} hostile senders to sandbox ${hostileId}:`);
+  console.log(line('without hostile bodies', without));
+  console.log(line('with hostile bodies', withHostile));
+  const loopMax = worst(withHostile, 'loopMax');
+  console.log(`  worst event-loop delay with hostile bodies ${loopMax.toFixed(0)} ms (target < ${TARGET_LOOP_DELAY_MS}: ${meets(loopMax < TARGET_LOOP_DELAY_MS)})`);
+  const statuses = Object.entries(answers.statuses).map(([status, n]) => `${n} × ${status}`).join(', ');
+  console.log(`  hostile answers: ${answers.count} (${statuses}), largest ${answers.largest} bytes (limit 16384: ${meets(answers.largest <= 16384)}), slowest ${answers.slowest.toFixed(0)} ms`);
+  console.log(`  bodies, round robin: ${requests.map(({ what }) => what).join('; ')}\n`);
+}
+
 const databaseName = () => (SERVER ? `PostgreSQL server (scratch database bench_${process.pid}_journal_…)` : 'embedded PostgreSQL (in memory)');
 
 /** One service with the journal on or off, against the ceiling: the scenarios named (all when absent). */
@@ -468,10 +578,12 @@ async function measure(journal, ceiling, only) {
   // On the server each service gets a scratch database of its own (a fresh world, as the embedded one is).
   const scratch = SERVER ? await scratchDatabase(`bench_${process.pid}_journal_${journal}`) : null;
   try {
-    const service = await startService(journal, scratch?.url);
+    const hostile = !only && (!ONLY || HOSTILE_TITLE.includes(ONLY));
+    const service = await startService(journal, scratch?.url, { eventLoop: hostile });
     console.log(`journal ${journal}: ${ROUNDS} round(s) of ${SECONDS} s per side, ${CONNECTIONS} connections, ${databaseName()}, ${SANDBOXES} sandbox(es)\n`);
     const results = await compare(service, ceiling, only);
     if (!only && (!ONLY || IDEMPOTENCY_TITLE.includes(ONLY))) await measureIdempotency(service);
+    if (hostile) await measureHostileBodies(service);
     await service.stop();
     return results;
   } finally {
@@ -485,6 +597,7 @@ async function measure(journal, ceiling, only) {
  * drift of a busy machine falls on both alike.
  */
 async function compareJournal() {
+  if (![AIS_READ, STATUS_POLL].some((title) => ONLY === undefined || title.includes(ONLY))) return;
   const scratch = SERVER ? await Promise.all(['on', 'off'].map((journal) => scratchDatabase(`bench_${process.pid}_ab_${journal}`))) : [null, null];
   const services = [];
   try {
