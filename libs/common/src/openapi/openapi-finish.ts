@@ -199,7 +199,9 @@ export function describeHeaderRules(document: OpenAPIObject): void {
   for (const { operation } of operationsOf(document)) {
     if (operation.responses['400']) continue;
     operation.responses['400'] = {
-      description: 'VALIDATION_FAILED: a header the service reads is malformed, e.g. PSU-IP-Address that is not an IPv4 or IPv6 address, or a control character in X-Sandbox-User (contract §2)',
+      description:
+        'VALIDATION_FAILED: a header the service reads is malformed, e.g. PSU-IP-Address that is not an IPv4 or IPv6 address, or a control character in X-Sandbox-User; ' +
+        'or the request is past the limits of bounded work: a body nested deeper than 32 levels, an object of more than 1 000 members, an array of more than 10 000 elements, a query of more than 1 000 parameters (contract §2)',
       content: { 'application/problem+json': problemMedia(400, 'VALIDATION_FAILED', 'PSU-IP-Address must be an IPv4 or IPv6 address (got "not-an-ip")') },
     };
   }

@@ -14,7 +14,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'A sandbox of a Swedish bank\'s open-banking (PSD2) and partner interfaces, with the sandbox\'s own ' +
         'admin and helper routes. Errors are application/problem+json (bank §2.8) except on the OAuth ' +
-        'token endpoints. Time rules follow the sandbox clock (/admin/clock).',
+        'token endpoints. Time rules follow the sandbox clock (/admin/clock). Bounded work (contract §2): on ' +
+        'every route a JSON body nested deeper than 32 levels, an object of more than 1 000 members, an array ' +
+        'of more than 10 000 elements or a query of more than 1 000 parameters is 400 VALIDATION_FAILED naming ' +
+        'the place in dot notation (invalid_request at the token endpoints); a message names at most 10 ' +
+        'problems and counts the rest ("… and 990 more"); no error body is larger than 16 KB.',
     )
     .setVersion('1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' }, 'admin')
