@@ -233,15 +233,14 @@ describe('bounded work per request: shape limits, at most 10 fields named, no er
 
     it.each([
       ['parsed a slice at a time and refused by its unknown field', JSON.stringify({ f: Array.from({ length: 25 }, () => elements(10_000)) })],
-      ['refused unparsed for its 120 000 members', membersText(120_000)],
+      ['refused unparsed for its 1 001 members', JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 'v'.repeat(20)])))],
     ])('a body %s is recorded cut to its first 4 KB, with body_truncated', async (_, body) => {
       const requestId = `bounded-${Date.now()}-${body.length}`;
       await json('/sandbox/eid/open', body, { 'X-Request-Id': requestId }).expect(400);
       const entry = await entryOf(requestId);
       expect(entry.request.body_truncated).toBe(true);
       expect(typeof entry.request.body).toBe('string');
-      // As JSON.parse orders its members (integer-like keys first), serialized again.
-      expect(JSON.stringify(JSON.parse(body)).startsWith(entry.request.body as string)).toBe(true);
+      expect(body.startsWith(entry.request.body as string)).toBe(true);
       expect(Buffer.byteLength(entry.request.body as string)).toBeGreaterThan(4000);
       expect(Buffer.byteLength(entry.request.body as string)).toBeLessThanOrEqual(4096);
     });

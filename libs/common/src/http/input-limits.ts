@@ -49,7 +49,9 @@ const REFUSED = Symbol('JSON text refused unparsed');
 type Measured = IncomingMessage & { [MEASURED]?: ValidationFailed | null; [UNPARSED]?: Buffer; [REFUSED]?: Buffer; body?: unknown };
 
 /** Values of a refused body the journal is given: each writes a byte or more, so its first 4 KB are among them. */
-const JOURNAL_VALUES = 16 * 1024;
+const JOURNAL_VALUES = 4 * 1024 + 1;
+/** Of a refused body's text, the journal reads at most this much (a compact text's first 4 KB need 4 KB of it). */
+const JOURNAL_TEXT_BYTES = 64 * 1024;
 
 /**
  * What the journal records of a body refused unparsed for its shape (contract §14: the first 4 KB of
@@ -58,7 +60,7 @@ const JOURNAL_VALUES = 16 * 1024;
  */
 export function refusedBodyOf(request: IncomingMessage): unknown {
   const bytes = (request as Measured)[REFUSED];
-  return bytes === undefined ? undefined : leadingJson(bytes.toString('utf8'), JOURNAL_VALUES);
+  return bytes === undefined ? undefined : leadingJson(bytes.toString('utf8', 0, JOURNAL_TEXT_BYTES), JOURNAL_VALUES);
 }
 
 /** JSON texts longer than this are parsed a slice at a time (json-slices), not by body-parser's JSON.parse. */

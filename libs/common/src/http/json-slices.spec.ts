@@ -93,10 +93,16 @@ describe('leadingJson: the first values of a JSON text, the rest unread (contrac
       }),
       { numRuns: 1000 },
     );
-    expect(leadingJson('{"a":[1,2', 3)).toEqual({ a: [1] });
-    expect(leadingJson('{"a":[1,2', 10)).toBeUndefined();
     expect(leadingJson('{"a" 1}', 10)).toBeUndefined();
     expect(leadingJson('[1,,2]', 10)).toBeUndefined();
+  });
+
+  it('gives what the start of a longer text holds, a value it cuts left out', () => {
+    expect(leadingJson('{"a":[1,2', 3)).toEqual({ a: [1] });
+    expect(leadingJson('{"a":[1,"tw', 10)).toEqual({ a: [1] });
+    expect(leadingJson('{"a":[1,2],"b', 10)).toEqual({ a: [1, 2] });
+    expect(leadingJson('{"a":[1,23', 10)).toEqual({ a: [1] });
+    expect(leadingJson('', 10)).toBeUndefined();
   });
 
   it('reads a text nested 100 000 levels deep only as far as it needs', () => {

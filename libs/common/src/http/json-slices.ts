@@ -190,7 +190,8 @@ function scalarEnd(text: string, at: number): number {
  * The first `values` values of a JSON text in document order (objects and arrays count as one each,
  * with what they hold after them), built without reading the rest: what the journal keeps of a body
  * refused unparsed for its shape (contract §14: its first 4 KB, redacted; each value writes a byte or
- * more). Undefined when the text stops being JSON before that.
+ * more). A text that ends first (it may be the start of a longer one) gives what it holds, its last
+ * value dropped when that is cut; undefined when the text stops being JSON before that.
  */
 export function leadingJson(text: string, values: number): unknown {
   type Frame = { container: unknown[] | Record<string, unknown>; isArray: boolean; key: string };
@@ -215,7 +216,7 @@ export function leadingJson(text: string, values: number): unknown {
   let at = 0;
   while (count < values) {
     at = skipWhitespace(text, at);
-    if (at >= text.length) return frames.length === 0 && state === 'after' ? root : undefined;
+    if (at >= text.length) return count > 0 ? root : undefined;
     const character = text[at];
     const top = frames[frames.length - 1];
     if ((state === 'firstKey' && character === '}') || (state === 'firstValue' && character === ']') || (state === 'after' && top && character === (top.isArray ? ']' : '}'))) {
@@ -229,8 +230,10 @@ export function leadingJson(text: string, values: number): unknown {
     } else if (state === 'key' || state === 'firstKey') {
       if (character !== '"') return undefined;
       const end = stringEnd(text, at) + 1;
+      if (end > text.length) return root;
       const key = parsed(text.slice(at, end));
       at = skipWhitespace(text, end);
+      if (at >= text.length) return root;
       if (!key || text[at] !== ':') return undefined;
       top.key = key.value as string;
       at++;
@@ -243,6 +246,8 @@ export function leadingJson(text: string, values: number): unknown {
       state = character === '[' ? 'firstValue' : 'firstKey';
     } else {
       const end = character === '"' ? stringEnd(text, at) + 1 : scalarEnd(text, at);
+      // A value the text cuts is left out.
+      if (end >= text.length && (character === '"' ? end > text.length : frames.length > 0)) return root;
       const scalar = end > at ? parsed(text.slice(at, end)) : null;
       if (!scalar) return undefined;
       place(scalar.value);

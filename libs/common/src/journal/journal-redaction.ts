@@ -6,8 +6,8 @@ import { SECRET_QUERY_PARAMETERS } from '../logging/log-redaction';
 export const JOURNAL_REDACTED = '[redacted]';
 /** A body larger than this as it was sent (UTF-8 bytes) is kept as a string of its first 4 KB (contract §14). */
 export const JOURNAL_BODY_LIMIT_BYTES = 4096;
-/** Values of a large body redacted for its entry: each writes a byte or more, so they hold its first 4 KB and more. */
-const LEADING_VALUES = 4 * JOURNAL_BODY_LIMIT_BYTES;
+/** Values of a large body redacted for its entry: each writes a byte or more, so they hold its first 4 KB. */
+const LEADING_VALUES = JOURNAL_BODY_LIMIT_BYTES + 1;
 /**
  * Levels of nesting a recorded JSON value keeps: a request body deeper is refused (MAX_BODY_DEPTH), and
  * its entry shows it cut here, with body_truncated. The redactor's recursion never goes further, so
