@@ -316,7 +316,7 @@ describe('contract §14 request journal: a certificate is kept as its organizati
   it('contract §14 with §2: POST /sandbox/certificates is kept with certificate_pem as its organization id and DER fingerprint, ca_pem (no organization id) by its fingerprint alone, never a null', async () => {
     const organizationId = newOrganizationId();
     const id = newRequestId('issued');
-    const issued = (await t.http.post('/sandbox/certificates').set('X-Request-Id', id).send({ organization_id: organizationId, roles: ['PSP_AI'] }).expect(201)).body;
+    const issued = (await t.http.post('/sandbox/certificates').set({ Authorization: `Bearer ${ADMIN_KEY}`, 'X-Request-Id': id }).send({ organization_id: organizationId, roles: ['PSP_AI'] }).expect(201)).body;
     const recorded = await entry(t, id);
     // Over 4 KB as sent: the first 4 KB of the redacted answer, as a string (here all of it).
     expect(recorded.response.body_truncated).toBe(true);
@@ -343,7 +343,7 @@ describe('contract §14 request journal: a certificate is kept as its organizati
     const der = Buffer.from(der64, 'base64');
     const pem = new X509Certificate(der).toString();
     const pem64 = Buffer.from(pem).toString('base64');
-    const issued = (await t.http.post('/sandbox/certificates').send({ organization_id: newOrganizationId(), roles: [] }).expect(201)).body;
+    const issued = (await t.admin.post('/sandbox/certificates', { organization_id: newOrganizationId(), roles: [] }).expect(201)).body;
     const minted = (await t.http.get('/sandbox/test-certificate').expect(200)).body;
     const summary = { organization_id: organizationId, sha256: derFingerprint(der) };
 

@@ -50,7 +50,7 @@ export type { AccessPolicy } from './access/access.decorators';
 export { principalOf } from './access/access-strategy';
 export type { AccessStrategy, Principal, PrincipalKind, PrincipalOf, Principals, RequestWithPrincipal } from './access/access-strategy';
 export { AccessStrategyRegistry } from './access/access-strategy.registry';
-export { isMutualTls, peerCertificateDer } from './access/mutual-tls';
+export { CertificateBinding, certificateBindingOf, certificateBindingRefusal, isMutualTls, peerCertificateDer } from './access/mutual-tls';
 export type { ClientCertificateGate } from './access/mutual-tls';
 export { BearerAuthenticator } from './access/bearer-token';
 export type { DueWork, SandboxJob, ServiceJob } from './jobs/sandbox-job';

@@ -20,8 +20,9 @@ export class EnterpriseTokenRepository {
 
   async insertToken(tokenHash: string, token: EnterpriseToken, issuedAt: Date): Promise<void> {
     await this.db.query(
-      `INSERT INTO enterprise_token (sandbox_id, token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt],
+      `INSERT INTO enterprise_token (sandbox_id, token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at, certificate_thumbprint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt, token.certificateThumbprint],
     );
   }
 

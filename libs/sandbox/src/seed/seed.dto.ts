@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NestedObjectArray, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
 import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
-import { ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
+import { IsOrganizationId, ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
 import { AccountDto } from '@app/savings';
 import { OpenAccountDto, PutUserDto } from '../users/user.dto';
 
@@ -26,7 +26,7 @@ export class SeedUserDto extends PutUserDto {
 
 export class SeedTppDto extends PutTppDto {
   @ApiProperty({ example: 'PSDSE-FINA-12345', pattern: ORGANIZATION_ID_PATTERN.source, description: 'The organizationIdentifier of the TPP\'s certificate' })
-  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
+  @IsOrganizationId()
   organization_id: string;
 }
 
