@@ -588,7 +588,7 @@ describe('OpenAPI description (contract §1)', () => {
       const validator = new OpenApiResponseValidator(JSON.parse(raw));
       const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8', headers: Record<string, string> = {}) =>
         ({ status, body, text: JSON.stringify(body), headers: { 'content-type': contentType, 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
-      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0 } } };
+      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0, redaction_failed: 0 }, logs: { redaction_failed: 0 } } };
       expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy))).not.toThrow();
       expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { ...healthy, extra: 1 }))).toThrow(/additional properties/);
       expect(() => validator.check('GET', 'http://sandbox/health', answer(418, healthy))).toThrow(/status 418 is not documented/);

@@ -96,7 +96,7 @@ export class JournalRequestDto {
     type: 'object',
     additionalProperties: true,
     description:
-      'Header names lower-cased; credentials "[redacted]"; a certificate (here, in the query or in a body) as { organization_id (absent when it names none), sha256 (of its DER) }',
+      'Header names lower-cased; the value of every header whose name holds token, secret, key, auth, password, cookie, session or signature "[redacted]" (a scheme word such as Bearer kept); Idempotency-Key as "[redacted sha256:<first 12 hex digits of its SHA-256>]"; secret parameters inside any value (autostarttoken=, access_token=, …) "[redacted]"; a certificate (here, in the query or in a body) as { organization_id (absent when it names none), sha256 (of its DER) }',
   })
   headers: Record<string, unknown>;
 
