@@ -115,6 +115,7 @@ export { JournalWriter } from './journal/journal-writer';
 export type { JournalHealth } from './journal/journal-writer';
 export { JournalRepository } from './journal/journal.repository';
 export type { JournalEntry, JournalFilter, JournalPage } from './journal/journal.repository';
+export { decodeJournalCursor } from './journal/journal-cursor';
 export { SANDBOX_HINTS_HEADER } from './journal/journal-recorder';
 export { Idempotent } from './idempotency/idempotent.decorator';
 export type { IdempotentOptions } from './idempotency/idempotency.interceptor';
