@@ -24,6 +24,7 @@ import { JournalJsonColumns1763800050000 } from './1763800050000-JournalJsonColu
 import { JournalRowsCheckedPerBatch1763800060000 } from './1763800060000-JournalRowsCheckedPerBatch';
 import { SigningIndexParticipantCurrentOrder1763800064000 } from './1763800064000-SigningIndexParticipantCurrentOrder';
 import { JournalArrivalOrder1764100000000 } from './1764100000000-JournalArrivalOrder';
+import { SandboxesReservedBeforeSeeding1764100001000 } from './1764100001000-SandboxesReservedBeforeSeeding';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   JournalRowsCheckedPerBatch1763800060000,
   SigningIndexParticipantCurrentOrder1763800064000,
   JournalArrivalOrder1764100000000,
+  SandboxesReservedBeforeSeeding1764100001000,
 ];

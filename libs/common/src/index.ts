@@ -45,7 +45,7 @@ export { toProblem, problemBody, requestPath, STATUS_OF_KIND } from './errors/pr
 export { StrictValidationPipe } from './errors/validation.pipe';
 export type { ProblemBody } from './errors/problem-details.filter';
 export { Access, Public, AdminOnly, AdminOrSelfService, ACCESS_POLICY } from './access/access.decorators';
-export { SelfServiceIp } from './access/admin-key.strategy';
+export { SelfServiceCaller } from './access/admin-key.strategy';
 export type { AccessPolicy } from './access/access.decorators';
 export { principalOf } from './access/access-strategy';
 export type { AccessStrategy, Principal, PrincipalKind, PrincipalOf, Principals, RequestWithPrincipal } from './access/access-strategy';
