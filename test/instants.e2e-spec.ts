@@ -235,7 +235,7 @@ describe('one sandbox\'s unreadable data fails nothing of another sandbox (contr
     const entry = (sandboxId: string, requestId: string, at: Date) => ({
       sandboxId,
       requestId,
-      arrivedAt: new Date(),
+      arrivalMicros: Date.now() * 1000,
       at,
       method: 'GET',
       path: '/sandbox/maintenance-windows',

@@ -46,7 +46,7 @@ export { toProblem, problemBody, requestPath, STATUS_OF_KIND } from './errors/pr
 export { StrictValidationPipe } from './errors/validation.pipe';
 export type { ProblemBody } from './errors/problem-details.filter';
 export { Access, Public, AdminOnly, AdminOrSelfService, ACCESS_POLICY } from './access/access.decorators';
-export { SelfServiceIp } from './access/admin-key.strategy';
+export { SelfServiceCaller } from './access/admin-key.strategy';
 export type { AccessPolicy } from './access/access.decorators';
 export { principalOf } from './access/access-strategy';
 export type { AccessStrategy, Principal, PrincipalKind, PrincipalOf, Principals, RequestWithPrincipal } from './access/access-strategy';
@@ -116,6 +116,7 @@ export { JournalWriter } from './journal/journal-writer';
 export type { JournalHealth } from './journal/journal-writer';
 export { JournalRepository } from './journal/journal.repository';
 export type { JournalEntry, JournalFilter, JournalPage } from './journal/journal.repository';
+export { decodeJournalCursor } from './journal/journal-cursor';
 export { SANDBOX_HINTS_HEADER } from './journal/journal-recorder';
 export { Idempotent } from './idempotency/idempotent.decorator';
 export type { IdempotentOptions } from './idempotency/idempotency.interceptor';

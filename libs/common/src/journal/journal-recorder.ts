@@ -8,6 +8,7 @@ import { hasBody } from '../http/request-body';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from '../openapi/openapi';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
 import type { Hint } from './hint-catalogue';
+import { nextArrivalMicros } from './journal-arrival';
 import { JournalCertificates } from './journal-certificates';
 import { redactText, redactUrl } from '../redaction/redaction';
 import type { NewJournalEntry } from './journal-entry';
@@ -28,7 +29,7 @@ const NOT_RECORDED = [/^\/admin(\/|$)/i, /^\/health(\/|$)/i, new RegExp(`^${DOCS
 
 /** One request being recorded. */
 interface Recording {
-  arrivedAt: Date;
+  arrivalMicros: number;
   startedMs: number;
   hints: Hint[];
   /** What the answer wrote, as written (express writes a JSON answer as one string). */
@@ -148,7 +149,7 @@ export class JournalRecorder {
   readonly begin = (req: Request, _res: Response, next: NextFunction): void => {
     if (!this.config.journal) return next();
     // Arrival is real time (contract §14: since/until and retention are real), the duration monotonic.
-    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
+    const recording: Recording = { arrivalMicros: nextArrivalMicros(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
     (req as Recorded)[RECORDING] = recording;
     next();
   };
@@ -168,7 +169,7 @@ export class JournalRecorder {
       this.writer.record({
         sandboxId,
         requestId: String(req.headers['x-request-id'] ?? ''),
-        arrivedAt: recording.arrivedAt,
+        arrivalMicros: recording.arrivalMicros,
         at,
         method: req.method,
         ...redacted,

@@ -68,7 +68,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
       this.lose(1, 'journal buffer full: entry dropped');
       return;
     }
-    this.filling.add(entry.arrivedAt.getTime(), journalRowValues(entry));
+    this.filling.add(entry.arrivalMicros, journalRowValues(entry));
     this.buffered += 1;
     if (!this.filling.full) return;
     this.seal();
