@@ -675,7 +675,7 @@ describe('contract §14 request journal: never fails a request, can be turned of
       expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND caller_kind = $2 AND caller_id = $3 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 'tpp', 'x'])).toMatch(/Index (Only )?Scan Backward using journal_entry_caller/);
       expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2 ORDER BY journal_entry.seq DESC LIMIT 1`, ['default', 'r-1'])).toMatch(/Index (Only )?Scan Backward using journal_entry_request_id/);
       // The age retention's statement (JournalStore.pruneOlderThan): the BRIN index's summaries, read as a bitmap.
-      expect(await plan(`SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) LIMIT $2`, [7, 1000])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
+      expect(await plan(`SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at <= COALESCE($3::timestamptz, now()) - make_interval(days => $1) LIMIT $2`, [7, 1000, null])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
       const [{ method }] = await dataSource.query(`SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'journal_entry_arrived_at'`);
       expect(method).toBe('brin');
     } finally {
@@ -693,6 +693,26 @@ describe('contract §14 request journal: never fails a request, can be turned of
       expect(await storedRows(t)).toEqual([]);
       expect((await t.admin.get('/admin/requests').expect(200)).body).toEqual({ entries: [] });
       expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ recording: false, written: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('contract §14, §6: an entry is kept for JOURNAL_DAYS: a millisecond short of 7 days it stays, at exactly 7 days it goes', async () => {
+    const t = await createTestApp({ env: { JOURNAL_DAYS: '7' } });
+    try {
+      const [young, old] = [newRequestId('young'), newRequestId('old')];
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', young).expect(200);
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', old).expect(200);
+      await flush(t);
+      // Real time cannot be moved: the instant ages are measured at is given (JournalStore.pruneOlderThan's asOf).
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00.001Z' WHERE request_id = $1`, [young]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00Z' WHERE request_id = $1`, [old]);
+      expect(await t.app.get(JournalStore).pruneOlderThan(7, 100, new Date('2001-01-08T00:00:00Z'))).toBe(1);
+      const kept = (await storedRows(t)).map((row) => row.request_id);
+      expect(kept).toContain(young);
+      expect(kept).not.toContain(old);
     } finally {
       await t.close();
     }

@@ -248,20 +248,22 @@ export class SandboxRegistry implements SandboxChangeListener {
 
   /**
    * Deletes up to `limit` created sandboxes unused for `idleDays` real days (the default sandbox
-   * never), longest idle first, and forgets them here (contract §13 Lifecycle). A request that
-   * touches one meanwhile keeps it: the row is locked and checked again before it goes, and one
-   * being deleted or reset elsewhere is left to that.
+   * never), longest idle first, and forgets them here (contract §13 Lifecycle). Unused for exactly
+   * `idleDays` is enough: the period [last_used_at, last_used_at + idleDays) is half-open (contract
+   * §6). `asOf` is the instant idleness is measured at: the database's now() unless given. A
+   * request that touches one meanwhile keeps it: the row is locked and checked again before it
+   * goes, and one being deleted or reset elsewhere is left to that.
    */
-  async deleteIdle(idleDays: number, limit: number): Promise<string[]> {
+  async deleteIdle(idleDays: number, limit: number, asOf?: Date): Promise<string[]> {
     const rows = returnedRows<{ id: string }>(
       await this.manager.query(
         `DELETE FROM sandbox WHERE id IN (
            SELECT id FROM sandbox
-            WHERE id <> 'default' AND last_used_at < now() - make_interval(days => $1)
+            WHERE id <> 'default' AND last_used_at <= COALESCE($3::timestamptz, now()) - make_interval(days => $1)
             ORDER BY last_used_at LIMIT $2
               FOR UPDATE SKIP LOCKED)
          RETURNING id`,
-        [idleDays, limit],
+        [idleDays, limit, asOf ?? null],
       ),
     );
     for (const { id } of rows) this.forget(id);
