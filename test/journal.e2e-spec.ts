@@ -497,6 +497,17 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     expect((await adminList({ hint: 'TOKEN_EXPIRED', since: before })).entries).toEqual([]);
   });
 
+  it('contract §14, §6: since and until are the half-open period [since, until) of arrival: an entry that arrived at until is not in it', async () => {
+    const id = newRequestId('edge');
+    await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);
+    const arrived = new Date((await entry(t, id)).arrived_at).getTime();
+    const listed = async (since: number, until: number) =>
+      (await adminList({ since: new Date(since).toISOString(), until: new Date(until).toISOString() })).entries.map((e: { request_id: string }) => e.request_id);
+    expect(await listed(arrived, arrived + 1)).toEqual([id]);
+    expect(await listed(arrived - 1, arrived)).not.toContain(id);
+    expect(await listed(arrived + 1, arrived + 2)).not.toContain(id);
+  });
+
   it('contract §14: keyset pages (limit, next_after → after) walk every entry once, newest first', async () => {
     const all = (await adminList({ since: before, limit: 500 })).entries.map((e: { request_id: string }) => e.request_id);
     const walked: string[] = [];
