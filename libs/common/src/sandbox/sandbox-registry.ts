@@ -189,6 +189,16 @@ export class SandboxRegistry implements SandboxChangeListener {
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_lifecycle'), hashtext($1))`, [sandboxId]);
   }
 
+  /**
+   * Moves the sandbox to its next generation in the open transaction, its data kept, so every
+   * instance drops what it keeps in memory of the sandbox as immutable (access tokens, pending
+   * codes): the one that changed it once it reads the row again, others within a second through
+   * the change feed. For a change that removes such rows: a user seeded again (contract §8).
+   */
+  async renewGeneration(sandboxId: string): Promise<void> {
+    await this.manager.query(`UPDATE sandbox SET generation = generation + 1 WHERE id = $1`, [sandboxId]);
+  }
+
   /** The hash of the sandbox's own admin key (null: none, or no such sandbox). */
   async adminKeyHash(sandboxId: string): Promise<string | null> {
     const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1`, [sandboxId]);

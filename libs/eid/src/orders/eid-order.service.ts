@@ -162,6 +162,18 @@ export class EidOrderService {
     }
   }
 
+  /**
+   * Contract §8, a user seeded again: no order of theirs stays open. The time rules first (an order
+   * they have closed keeps their outcome), then every open order of the person is FAILED
+   * CANCELLED, as a cancel leaves it; finished orders stay, the record of the processes that used them.
+   */
+  async cancelOpenOrdersOf(personalNumber: string): Promise<void> {
+    const now = this.clock.now();
+    await this.orders.expireStale(now);
+    const cancelled = await this.orders.cancelOpenOf(personalNumber, now);
+    if (cancelled > 0) this.logger.log(`eid orders cancelled for a user seeded again: ${cancelled}`);
+  }
+
   /** Where expireStale has work now, across sandboxes (the expiry job's scheduled pass). */
   dueWork(): DueWork {
     return this.orders.dueWork();
