@@ -26,6 +26,7 @@ import { SigningIndexParticipantCurrentOrder1763800064000 } from './176380006400
 import { JournalArrivalOrder1764100000000 } from './1764100000000-JournalArrivalOrder';
 import { SandboxesReservedBeforeSeeding1764100001000 } from './1764100001000-SandboxesReservedBeforeSeeding';
 import { TokensBoundToClientCertificates1764200000000 } from './1764200000000-TokensBoundToClientCertificates';
+import { SavingsBookedEntriesOutliveTheirTransfer1764400000000 } from './1764400000000-SavingsBookedEntriesOutliveTheirTransfer';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   JournalArrivalOrder1764100000000,
   SandboxesReservedBeforeSeeding1764100001000,
   TokensBoundToClientCertificates1764200000000,
+  SavingsBookedEntriesOutliveTheirTransfer1764400000000,
 ];

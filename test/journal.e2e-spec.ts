@@ -497,6 +497,17 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     expect((await adminList({ hint: 'TOKEN_EXPIRED', since: before })).entries).toEqual([]);
   });
 
+  it('contract §14, §6: since and until are the half-open period [since, until) of arrival: an entry that arrived at until is not in it', async () => {
+    const id = newRequestId('edge');
+    await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);
+    const arrived = new Date((await entry(t, id)).arrived_at).getTime();
+    const listed = async (since: number, until: number) =>
+      (await adminList({ since: new Date(since).toISOString(), until: new Date(until).toISOString() })).entries.map((e: { request_id: string }) => e.request_id);
+    expect(await listed(arrived, arrived + 1)).toEqual([id]);
+    expect(await listed(arrived - 1, arrived)).not.toContain(id);
+    expect(await listed(arrived + 1, arrived + 2)).not.toContain(id);
+  });
+
   it('contract §14: keyset pages (limit, next_after → after) walk every entry once, newest first', async () => {
     const all = (await adminList({ since: before, limit: 500 })).entries.map((e: { request_id: string }) => e.request_id);
     const walked: string[] = [];
@@ -691,7 +702,7 @@ describe('contract §14 request journal: never fails a request, can be turned of
          FROM generate_series(1, 14400) g`,
       );
       await dataSource.query('ANALYZE journal_entry');
-      expect(await plan(`SELECT sandbox_id, arrived_at, tiebreak FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) LIMIT $2`, [7, 1000])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
+      expect(await plan(`SELECT sandbox_id, arrived_at, tiebreak FROM journal_entry WHERE arrived_at <= COALESCE($3::timestamptz, now()) - make_interval(days => $1) LIMIT $2`, [7, 1000, null])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
       const [{ method }] = await dataSource.query(`SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'journal_entry_arrived_at'`);
       expect(method).toBe('brin');
     } finally {
@@ -709,6 +720,26 @@ describe('contract §14 request journal: never fails a request, can be turned of
       expect(await storedRows(t)).toEqual([]);
       expect((await t.admin.get('/admin/requests').expect(200)).body).toEqual({ entries: [] });
       expect((await t.http.get('/health').expect(200)).body.details.journal).toMatchObject({ recording: false, written: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('contract §14, §6: an entry is kept for JOURNAL_DAYS: a millisecond short of 7 days it stays, at exactly 7 days it goes', async () => {
+    const t = await createTestApp({ env: { JOURNAL_DAYS: '7' } });
+    try {
+      const [young, old] = [newRequestId('young'), newRequestId('old')];
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', young).expect(200);
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', old).expect(200);
+      await flush(t);
+      // Real time cannot be moved: the instant ages are measured at is given (JournalStore.pruneOlderThan's asOf).
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00.001Z' WHERE request_id = $1`, [young]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00Z' WHERE request_id = $1`, [old]);
+      expect(await t.app.get(JournalStore).pruneOlderThan(7, 100, new Date('2001-01-08T00:00:00Z'))).toBe(1);
+      const kept = (await storedRows(t)).map((row) => row.request_id);
+      expect(kept).toContain(young);
+      expect(kept).not.toContain(old);
     } finally {
       await t.close();
     }

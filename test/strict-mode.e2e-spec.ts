@@ -344,20 +344,25 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect((await call('/health')).status).toBe(200);
     });
 
-    it('judges validity by the sandbox clock: expired past not_after (401 CERTIFICATE_INVALID, invalid_client at the token endpoint; bank §7.1 case 1)', async () => {
+    it('judges validity by the sandbox clock: valid a millisecond before not_after, expired at exactly not_after (401 CERTIFICATE_INVALID, invalid_client at the token endpoint; bank §7.1 case 1; contract §6, §16)', async () => {
       const issued = await issue(['PSP_AI'], { not_after: '2026-11-24T12:00:00+01:00' });
       const user = await newUser(t);
       expect((await psd2(issued).start(user)).status).toBe(200);
-      await t.clock.advance(2 * 60 * 60 + 1);
+      // Validity is [not_before, not_after): contract §6 makes every period half-open, RFC 5280's inclusive notAfter notwithstanding.
+      await t.clock.set('2026-11-24T11:59:59.999+01:00', true);
+      expect((await psd2(issued).start(user)).status).toBe(200);
+      await t.clock.set('2026-11-24T12:00:00.000+01:00', true);
       expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('expired');
       expect(expectTlsOAuthError(await psd2(issued).token({ grant_type: 'non_authenticated_token', user_id: user }), 401, 'invalid_client')).toContain('expired');
     });
 
-    it('judges validity by the sandbox clock: not yet valid before not_before, valid once the clock gets there', async () => {
+    it('judges validity by the sandbox clock: not yet valid a millisecond before not_before, valid from exactly not_before (contract §6, §16)', async () => {
       const issued = await issue(['PSP_AI'], { not_before: '2026-11-25T10:00:00+01:00' });
       const user = await newUser(t);
       expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('not yet valid');
-      await t.clock.set('2026-11-25T10:00:01+01:00', true);
+      await t.clock.set('2026-11-25T09:59:59.999+01:00', true);
+      expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('not yet valid');
+      await t.clock.set('2026-11-25T10:00:00.000+01:00', true);
       expect((await psd2(issued).start(user)).status).toBe(200);
     });
 

@@ -56,6 +56,12 @@ export class EnterpriseTokenRepository {
     );
   }
 
+  /** Deletes the person's end-user tokens and pending authorizations, of every partner (client-credentials tokens name no person). */
+  async deleteOfEndUser(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM enterprise_token WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+    await this.db.query(`DELETE FROM enterprise_authorization WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+  }
+
   /** Single use, atomically: false when it was exchanged already. */
   async claimExchange(pendingCodeHash: string, now: Date): Promise<boolean> {
     return (

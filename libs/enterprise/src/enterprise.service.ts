@@ -42,6 +42,14 @@ export class EnterpriseService implements OnModuleInit {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Contract §8, a user seeded again is as if new: the user's end-user tokens and pending codes of
+   * every partner go (the next request with one is 401, an exchange invalid_grant).
+   */
+  forgetUser(personalNumber: string): Promise<void> {
+    return this.tokens.deleteOfEndUser(personalNumber);
+  }
+
   onModuleInit(): void {
     this.partnerCredentials.register(async (bearer, request) => {
       const token = await this.valid(bearer, 'client_credentials', request);

@@ -37,8 +37,9 @@ export class TokenRepository {
   private readonly grants = this.db.rows(Psd2AccessTokenEntity, ['tokenHash']);
   /**
    * Access tokens as read, per sandbox and generation. A token's row never changes: it is only ever
-   * inserted, and goes only with a reset or delete of its sandbox (a new generation, which this
-   * instance learns within the clock's one-second window). Unknown tokens are not kept: another
+   * inserted, and goes only with a reset or delete of its sandbox or with its user seeded again
+   * (contract §8), each a new generation, which this instance learns within the clock's one-second
+   * window. Unknown tokens are not kept: another
    * instance may issue one at any moment.
    */
   private readonly issued: SandboxCache<IssuedAccessToken>;
@@ -140,6 +141,17 @@ export class TokenRepository {
       ),
     );
     return rows[0] ? { personalNumber: rows[0].personal_number, usesToday: Number(rows[0].uses_count) } : null;
+  }
+
+  /**
+   * Deletes every refresh token, consent and access token of the person, of every TPP, in the
+   * order their foreign keys need. A token cached on an instance stays readable there until the
+   * sandbox's next generation (ConsentService.forgetUser's caller moves it).
+   */
+  async deleteOf(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM psd2_refresh_token WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+    await this.db.query(`DELETE FROM psd2_consent WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+    await this.db.query(`DELETE FROM psd2_access_token WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
   }
 
   /** Whether this TPP's refresh token was refused for its uses today (read on a refusal only, for its hint). */

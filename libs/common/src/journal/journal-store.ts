@@ -124,17 +124,19 @@ export class JournalStore {
   }
 
   /**
-   * Deletes up to `batch` entries that arrived more than `days` real days ago; the count deleted. The
+   * Deletes up to `batch` entries that arrived `days` real days ago or earlier (an entry is kept
+   * over [arrived_at, arrived_at + days): gone at exactly `days`, contract §6, §14); the count
+   * deleted. `asOf` is the instant ages are measured at: the database's now() unless given. The
    * job calls it until less than a batch goes, so every such entry goes in one pass; the arrival
    * times are read through a BRIN index, which finds them but does not order them.
    */
-  async pruneOlderThan(days: number, batch: number): Promise<number> {
+  async pruneOlderThan(days: number, batch: number, asOf?: Date): Promise<number> {
     const rows: unknown = await this.dataSource.query(
       `DELETE FROM journal_entry j
-       USING (SELECT sandbox_id, arrived_at, tiebreak FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) LIMIT $2) doomed
+       USING (SELECT sandbox_id, arrived_at, tiebreak FROM journal_entry WHERE arrived_at <= COALESCE($3::timestamptz, now()) - make_interval(days => $1) LIMIT $2) doomed
        WHERE j.sandbox_id = doomed.sandbox_id AND j.arrived_at = doomed.arrived_at AND j.tiebreak = doomed.tiebreak
        RETURNING j.sandbox_id`,
-      [days, batch],
+      [days, batch, asOf ?? null],
     );
     return returnedRows(rows).length;
   }

@@ -203,6 +203,16 @@ export class SandboxRegistry implements SandboxChangeListener {
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_lifecycle'), hashtext($1))`, [sandboxId]);
   }
 
+  /**
+   * Moves the sandbox to its next generation in the open transaction, its data kept, so every
+   * instance drops what it keeps in memory of the sandbox as immutable (access tokens, pending
+   * codes): the one that changed it once it reads the row again, others within a second through
+   * the change feed. For a change that removes such rows: a user seeded again (contract §8).
+   */
+  async renewGeneration(sandboxId: string): Promise<void> {
+    await this.manager.query(`UPDATE sandbox SET generation = generation + 1 WHERE id = $1`, [sandboxId]);
+  }
+
   /** The hash of the sandbox's own admin key (null: none, or no such sandbox). */
   async adminKeyHash(sandboxId: string): Promise<string | null> {
     const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1 AND ready`, [sandboxId]);
@@ -292,21 +302,24 @@ export class SandboxRegistry implements SandboxChangeListener {
   /**
    * Deletes up to `limit` created sandboxes unused for `idleDays` real days (the default sandbox
    * never), longest idle first, and forgets them here (contract §13 Lifecycle); and reservations a
-   * creation left when it died before its seeding committed (older than a creation ever takes). A
-   * request that touches one meanwhile keeps it: the row is locked and checked again before it goes,
-   * and one being deleted, reset or seeded elsewhere is left to that.
+   * creation left when it died before its seeding committed (older than a creation ever takes).
+   * Unused for exactly `idleDays` is enough: the period [last_used_at, last_used_at + idleDays) is
+   * half-open (contract §6). `asOf` is the instant idleness is measured at: the database's now()
+   * unless given. A request that touches one meanwhile keeps it: the row is locked and checked again
+   * before it goes, and one being deleted, reset or seeded elsewhere is left to that.
    */
-  async deleteIdle(idleDays: number, limit: number): Promise<string[]> {
+  async deleteIdle(idleDays: number, limit: number, asOf?: Date): Promise<string[]> {
     const rows = returnedRows<{ id: string }>(
       await this.manager.query(
         `DELETE FROM sandbox WHERE id IN (
            SELECT id FROM sandbox
             WHERE id <> 'default'
-              AND (last_used_at < now() - make_interval(days => $1) OR (NOT ready AND created_at < now() - make_interval(mins => $3)))
+              AND (last_used_at <= COALESCE($4::timestamptz, now()) - make_interval(days => $1)
+                   OR (NOT ready AND created_at < COALESCE($4::timestamptz, now()) - make_interval(mins => $3)))
             ORDER BY last_used_at LIMIT $2
               FOR UPDATE SKIP LOCKED)
          RETURNING id`,
-        [idleDays, limit, STALE_RESERVATION_MINUTES],
+        [idleDays, limit, STALE_RESERVATION_MINUTES, asOf ?? null],
       ),
     );
     for (const { id } of rows) this.forget(id);

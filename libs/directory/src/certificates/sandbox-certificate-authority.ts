@@ -121,11 +121,12 @@ export class SandboxCertificateAuthority implements ClientCertificateGate, OnMod
         'The client certificate is not issued by the sandbox CA (GET /sandbox/ca.pem): issue one with POST /sandbox/certificates. Certificates of GET /sandbox/test-certificate serve the X-PSD2-CLIENT-TEST-CERT header on the plain port only.',
       );
     }
+    // Valid over [notBefore, notAfter): expired from the instant notAfter states on (contract §6, §16).
     const now = this.clock.now();
     if (now < certificate.notBefore) {
       throw new CertificateRefused('CERTIFICATE_INVALID', `The client certificate is not yet valid: not before ${certificate.notBefore.toISOString()}, and the sandbox clock says ${now.toISOString()}.`);
     }
-    if (now > certificate.notAfter) {
+    if (now >= certificate.notAfter) {
       throw new CertificateRefused('CERTIFICATE_INVALID', `The client certificate has expired: not after ${certificate.notAfter.toISOString()}, and the sandbox clock says ${now.toISOString()}.`);
     }
     if ((await this.revokedSerials()).has(certificate.serial)) {

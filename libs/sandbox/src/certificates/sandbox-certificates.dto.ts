@@ -34,7 +34,7 @@ export class IssueCertificateDto {
   @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_before?: string;
 
-  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: `Valid until; one year after the sandbox clock's now when absent. Must be after not_before. ${VALIDITY}` })
+  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: `Valid until, exclusive: from this instant on the certificate has expired (contract §6, §16); one year after the sandbox clock's now when absent. Must be after not_before. ${VALIDITY}` })
   @IsOptional()
   @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_after?: string;

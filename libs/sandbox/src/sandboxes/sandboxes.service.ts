@@ -240,7 +240,7 @@ export class SandboxesService {
     if (row.seedDemo && row.demoPartnerKeyHash) await this.demo.seedSandbox(row.demoPartnerKeyHash);
     const fixture = row.fixture as StoredFixture | null;
     if (fixture) {
-      await this.seed.load({ ...fixture, partners: [] } as Parameters<SeedService['load']>[0], undefined, 'fixture.');
+      await this.seed.loadWithin({ ...fixture, partners: [] } as Parameters<SeedService['loadWithin']>[0], 'fixture.');
       for (const partner of fixture.partners) await this.partners.ensureHashed(partner.name, partner.api_key_hash);
     }
   }
