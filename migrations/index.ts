@@ -23,6 +23,10 @@ import { DirectoryCreateSandboxCa1763800040000 } from './1763800040000-Directory
 import { JournalJsonColumns1763800050000 } from './1763800050000-JournalJsonColumns';
 import { JournalRowsCheckedPerBatch1763800060000 } from './1763800060000-JournalRowsCheckedPerBatch';
 import { SigningIndexParticipantCurrentOrder1763800064000 } from './1763800064000-SigningIndexParticipantCurrentOrder';
+import { JournalArrivalOrder1764100000000 } from './1764100000000-JournalArrivalOrder';
+import { SandboxesReservedBeforeSeeding1764100001000 } from './1764100001000-SandboxesReservedBeforeSeeding';
+import { TokensBoundToClientCertificates1764200000000 } from './1764200000000-TokensBoundToClientCertificates';
+import { SavingsBookedEntriesOutliveTheirTransfer1764400000000 } from './1764400000000-SavingsBookedEntriesOutliveTheirTransfer';
 
 /** Every migration, in order. Imported as classes (no globs) so that the build emits them as files. */
 export const MIGRATIONS = [
@@ -51,4 +55,8 @@ export const MIGRATIONS = [
   JournalJsonColumns1763800050000,
   JournalRowsCheckedPerBatch1763800060000,
   SigningIndexParticipantCurrentOrder1763800064000,
+  JournalArrivalOrder1764100000000,
+  SandboxesReservedBeforeSeeding1764100001000,
+  TokensBoundToClientCertificates1764200000000,
+  SavingsBookedEntriesOutliveTheirTransfer1764400000000,
 ];

@@ -1,7 +1,9 @@
-import { bearer, certificate, newUser, Psd2Client } from './support/psd2';
+import { readPsd2Certificate } from '@app/directory';
+import { clientOf, issueCertificate, type IssuedCertificate, tlsCall } from './support/mutual-tls';
+import { bearer, certificate, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
 import { expectProblem } from './support/problems';
 import { describeOnServer } from './support/server-only';
-import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
+import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, recordStatements, TestApp, twoInstances } from './support/test-app';
 
 // Access tokens are kept in process memory once read (issue 19: the AIS/PIS hot path costs no token
 // query after the first). Every rule about a token must hold as if it were read each time.
@@ -50,6 +52,26 @@ describe('access tokens kept in memory (issue 19) follow every token rule', () =
     await t.http.get('/v2/accounts').set(bearer(tpp, access_token)).expect(200);
     const other = new Psd2Client(t, await certificate());
     expectProblem(await t.http.get('/v2/accounts').set(bearer(other, access_token)), 401, 'UNAUTHORIZED');
+  });
+
+  it('contract §16: a token this instance has read stays bound to its certificate on the TLS port, checked without reading its row again', async () => {
+    const base = await t.listenTls();
+    const ca = (await t.http.get('/sandbox/ca.pem').expect(200)).text;
+    const first = await issueCertificate(t, { organization_id: newOrganizationId(), roles: ['PSP_AI'] });
+    const organizationId = readPsd2Certificate(Buffer.from(first.certificate_pem).toString('base64')).organizationId as string;
+    const second = await issueCertificate(t, { organization_id: organizationId, roles: ['PSP_AI'] });
+    const user = await newUser(t, { eid: 'AUTO_COMPLETE', accounts: 1 });
+    const headers = { 'PSU-IP-Address': PSU_IP };
+    const issued = await tlsCall(base, ca, '/psd2/auth/1.0/token', { client: clientOf(first), headers, form: { grant_type: 'non_authenticated_token', user_id: user } });
+    const read = (issuedTo: IssuedCertificate) =>
+      tlsCall(base, ca, '/v2/accounts', { client: clientOf(issuedTo), headers: { ...headers, Authorization: `Bearer ${String(issued.body.access_token)}` } });
+    expect((await read(first)).status).toBe(200);
+
+    const statements = recordStatements(t);
+    const refused = await read(second);
+    expect({ status: refused.status, challenge: refused.headers['www-authenticate'] }).toEqual({ status: 401, challenge: 'Bearer realm="sandbox", error="invalid_token"' });
+    expect((await read(first)).status).toBe(200);
+    expect(statements.filter((sql) => sql.includes('psd2_access_token'))).toEqual([]);
   });
 
   it('contract §13 Lifecycle: a token this instance has read is unknown at once after its sandbox is reset', async () => {

@@ -570,11 +570,31 @@ describe('npm run cli (contract §3, §6, §8)', () => {
       expect(() => createSecureContext({ pfx: readFileSync(join(dir, 'cert.p12')), passphrase: password })).not.toThrow();
     });
 
-    it('`cert --pem-dir --url` needs no admin key: issuing takes none (contract §16)', async () => {
+    it('`cert --pem-dir --url` needs the admin key, as POST /sandbox/certificates does: none is a usage error (2), a wrong one the 401 (1), writing nothing (contract §16)', async () => {
       const dir = join(workDir, 'keyless-tpp');
-      const { code, out } = await cli(['cert', '--roles', 'PSP_AI', '--pem-dir', dir, '--url', base]);
+      const none = await cli(['cert', '--roles', 'PSP_AI', '--pem-dir', dir, '--url', base]);
+      expect(none).toMatchObject({ code: 2, err: expect.stringContaining('needs the admin key: --admin-key or ADMIN_API_KEY') });
+      const wrong = await cli(['cert', '--roles', 'PSP_AI', '--pem-dir', dir, '--url', base, '--admin-key', 'wrong-key-0123456789abcdef']);
+      expect(wrong).toMatchObject({ code: 1, err: expect.stringContaining('POST /sandbox/certificates answered 401') });
+      expect(existsSync(dir)).toBe(false);
+    });
+
+    it('`cert --pem-dir --url <a sandbox\'s base_url>` issues with that sandbox\'s own admin key (contract §16, §13 Keys)', async () => {
+      const sandbox = (await t.http.post('/sandboxes').set({ Authorization: `Bearer ${ADMIN_KEY}` }).send({ name: 'cert owner', seed_demo: false }).expect(201)).body;
+      const dir = join(workDir, 'sandbox-tpp');
+      const { code, out } = await cli(['cert', '--roles', 'PSP_AI', '--pem-dir', dir, '--url', `${base}/sandboxes/${sandbox.sandbox_id}`, '--admin-key', sandbox.admin_key]);
       expect(code).toBe(0);
       expect(new X509Certificate(readFileSync(join(dir, 'cert.pem'), 'utf8')).serialNumber).toBe(out.trim());
+    });
+
+    it('`cert` refuses an organization id beginning with sha256: with exit code 2, offline and with --pem-dir, writing nothing (contract §16)', async () => {
+      const borrowed = `sha256:${'cd'.repeat(32)}`;
+      const offline = await cli(['cert', '--organization-id', borrowed]);
+      expect(offline).toMatchObject({ code: 2, out: '', err: expect.stringContaining('must not begin with sha256:') });
+      const dir = join(workDir, 'borrowed');
+      const strict = await cli(['cert', '--organization-id', borrowed, '--pem-dir', dir, '--url', base], withKey);
+      expect(strict).toMatchObject({ code: 2, err: expect.stringContaining('sha256:') });
+      expect(existsSync(dir)).toBe(false);
     });
 
     it('`cert --pem-dir` refuses not_after before not_before with exit code 2 naming not_after, writing nothing (contract §16)', async () => {

@@ -42,17 +42,19 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
     await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_AI' }).expect(200);
   });
 
-  it('starts at exactly the window\'s start and ends at exactly its end, Retry-After in whole seconds (2026: 04:00–07:45)', async () => {
+  it('starts at exactly the window\'s start and ends at exactly its end: down a millisecond before 07:45, up at 07:45:00 (2026: 04:00–07:45; contract §6, §7)', async () => {
     await t.clock.freeze('2026-11-22T03:59:59.999+01:00');
     expect((await bankCall()).status).toBe(401);
     await t.clock.freeze('2026-11-22T04:00:00+01:00');
     expect((await bankCall()).headers['retry-after']).toBe(String(3 * 3600 + 45 * 60));
-    await t.clock.freeze('2026-11-22T07:44:59.500+01:00');
+    await t.clock.freeze('2026-11-22T07:44:59.999+01:00');
     const last = await bankCall();
     expect(last.status).toBe(503);
     expect(last.headers['retry-after']).toBe('1');
+    expect((await t.http.get('/sandbox/maintenance-windows').expect(200)).body.active).toEqual({ start: '2026-11-22T04:00:00+01:00', end: '2026-11-22T07:45:00+01:00' });
     await t.clock.freeze('2026-11-22T07:45:00+01:00');
     expect((await bankCall()).status).toBe(401);
+    expect((await t.http.get('/sandbox/maintenance-windows').expect(200)).body.active).toBeNull();
   });
 
   it('2025 windows start at 05:00, 2026 windows at 04:00 (bank §8)', async () => {
@@ -108,6 +110,19 @@ describe('planned downtime (bank §8; contract §1, §7)', () => {
     expect(t.logs.filter((line) => line.msg === 'planned downtime started' || line.msg === 'planned downtime ended')).toHaveLength(2);
   });
 
+  it('the bookkeeping records a window\'s end at exactly 07:45:00, not a millisecond before (contract §6, §7)', async () => {
+    const ended = async () =>
+      (await t.get(DataSource).query(`SELECT count(*)::int AS n FROM maintenance_window_event WHERE window_start = '2026-10-25T03:00:00Z' AND event = 'ended'`))[0].n;
+    await t.clock.freeze('2026-10-25T05:00:00+01:00');
+    await t.admin.post('/admin/jobs/run').expect(200);
+    await t.clock.freeze('2026-10-25T07:44:59.999+01:00');
+    await t.admin.post('/admin/jobs/run').expect(200);
+    expect(await ended()).toBe(0);
+    await t.clock.freeze('2026-10-25T07:45:00+01:00');
+    await t.admin.post('/admin/jobs/run').expect(200);
+    expect(await ended()).toBe(1);
+  });
+
   it('is off with DOWNTIME_CALENDAR=off', async () => {
     const off = await createTestApp({ env: { DOWNTIME_CALENDAR: 'off' } });
     try {
@@ -137,8 +152,8 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expect(res.headers.link).toBe(`<${successor}>; rel="successor-version"`);
   };
 
-  it('GET /psd2/auth/1.0/authenticate and /2.0/authorize: 501 NOT_SIMULATED until 2024-04-30 end of day, then 410', async () => {
-    await t.clock.freeze('2024-04-30T23:59:59+02:00');
+  it('GET /psd2/auth/1.0/authenticate and /2.0/authorize: 501 NOT_SIMULATED until 2024-04-30 end of day (a millisecond before midnight), 410 at exactly midnight (contract §6, §12)', async () => {
+    await t.clock.freeze('2024-04-30T23:59:59.999+02:00');
     // Each redirect flow is succeeded by the 3.0 call of the same flow (bank §9 rule 2).
     for (const [path, successor] of [['/psd2/auth/1.0/authenticate', '/psd2/auth/3.0/authenticate'], ['/psd2/auth/2.0/authorize', '/psd2/auth/3.0/authorize']]) {
       const res = await t.http.get(path);
@@ -152,7 +167,7 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expect(gone.body.reason.message).toContain('/psd2/auth/3.0');
   });
 
-  it('/psd2/savings/2.0/…: an alias of 3.0 with Deprecation, Sunset and Link until 2024-04-30 end of day, then 410 (before credentials)', async () => {
+  it('/psd2/savings/2.0/…: an alias of 3.0 with Deprecation, Sunset and Link until 2024-04-30 end of day, 410 from exactly its Sunset instant (before credentials; contract §6, §12)', async () => {
     await t.clock.freeze('2024-04-30T12:00:00+02:00');
     const psu = await newPsu(t);
     const token = await psu.token();
@@ -162,12 +177,14 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expectDeprecated(res, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', `/psd2/savings/3.0/accounts/${psu.accounts[0]}/transfers`);
     const status = await t.http.get(`/psd2/savings/2.0/accounts/${psu.accounts[0]}/transfers/${res.body.reference_id}/status`).set(bearer(psu.tpp, token)).expect(200);
     expect(status.body.reference_id).toBe(res.body.reference_id);
+    await t.clock.freeze('2024-04-30T23:59:59.999+02:00');
+    await t.http.get(`/psd2/savings/2.0/accounts/${psu.accounts[0]}/transfers/${res.body.reference_id}/status`).set(bearer(psu.tpp, await psu.token())).expect(200);
     await t.clock.freeze('2024-05-01T00:00:00+02:00');
     expectProblem(await t.http.post(`/psd2/savings/2.0/accounts/${psu.accounts[0]}/transfers`).send(body), 410, 'VERSION_WITHDRAWN');
   });
 
-  it('/api/signing/1.0/…: an alias of /signing/1.0 until 2024-03-28 start of day, then 410', async () => {
-    await t.clock.freeze('2024-03-27T23:59:59+01:00');
+  it('/api/signing/1.0/…: an alias of /signing/1.0 until a millisecond before 2024-03-28 00:00, 410 at exactly its start (contract §6, §12)', async () => {
+    await t.clock.freeze('2024-03-27T23:59:59.999+01:00');
     const res = await t.http.post('/api/signing/1.0/start').set(partner.Authorization()).send({ participant_id: '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11' });
     expectProblem(res, 404, 'NOT_FOUND');
     expectDeprecated(res, 1711580400, 'Wed, 27 Mar 2024 23:00:00 GMT', '/signing/1.0/start');
@@ -175,8 +192,8 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expectProblem(await t.http.post('/api/signing/1.0/start').send({}), 410, 'VERSION_WITHDRAWN');
   });
 
-  it('/applications/… pre-approval paths: an alias of /mortgage/2.0 until 2024-04-12 start of day, then 410', async () => {
-    await t.clock.freeze('2024-04-11T23:59:59+02:00');
+  it('/applications/… pre-approval paths: an alias of /mortgage/2.0 until a millisecond before 2024-04-12 00:00, 410 at exactly its start (contract §6, §12)', async () => {
+    await t.clock.freeze('2024-04-11T23:59:59.999+02:00');
     const applicant = await newUser(t);
     const res = await t.http.post('/applications/pre-approval').set(partner.Authorization()).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
     expectDeprecated(res, 1712872800, 'Thu, 11 Apr 2024 22:00:00 GMT', '/mortgage/2.0/pre-approval');
@@ -185,7 +202,7 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     expectProblem(await t.http.get(`/applications/pre-approval/${res.body.id}/status`), 410, 'VERSION_WITHDRAWN');
   });
 
-  it('/api/loan-application/1.0/mortgages/…: an alias of 2.0 (applicant → participant) until 2024-04-30 end of day, then 410', async () => {
+  it('/api/loan-application/1.0/mortgages/…: an alias of 2.0 (applicant → participant) until 2024-04-30 end of day, 410 from exactly its end (contract §6, §12)', async () => {
     await t.clock.freeze('2024-04-20T12:00:00+02:00');
     const applicant = await newUser(t);
     const created = await t.http.post('/api/loan-application/1.0/mortgages').set(partner.Authorization()).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
@@ -193,6 +210,8 @@ describe('retired API versions (bank §7.4 rule 3, §9; contract §12)', () => {
     const participant = status.body.signing_process.participants[0].id;
     const signed = await t.http.put(`/api/loan-application/1.0/mortgages/sign-bankid/${created.body.id}/applicant/${participant}`).set(partner.Authorization()).expect(204);
     expectDeprecated(signed, 1714514400, 'Tue, 30 Apr 2024 22:00:00 GMT', `/api/loan-application/2.0/mortgages/sign-bankid/${created.body.id}/participant/${participant}`);
+    await t.clock.freeze('2024-04-30T23:59:59.999+02:00');
+    await t.http.get(`/api/loan-application/1.0/mortgages/status/${created.body.id}`).set(partner.Authorization()).expect(200);
     await t.clock.freeze('2024-05-01T00:00:00+02:00');
     expectProblem(await t.http.get(`/api/loan-application/1.0/mortgages/status/${created.body.id}`), 410, 'VERSION_WITHDRAWN');
   });

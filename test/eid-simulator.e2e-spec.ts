@@ -3,7 +3,7 @@ import { hashSecret } from '@app/common';
 import { EidOrderService } from '@app/eid';
 import { newPersonalNumber } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { newUser, psd2App, Psd2Client } from './support/psd2';
+import { expectOAuthError, newUser, psd2App, Psd2Client } from './support/psd2';
 import type { TestApp } from './support/test-app';
 
 const UNKNOWN = '0b4f3b8e-3c8e-4f43-9a43-0d6d3f1f6a11';
@@ -26,6 +26,52 @@ describe('eid simulator API (contract §4)', () => {
     return { user, ...started };
   }
 
+  describe('the time rules are half-open (contract §4, §6; bank §3.1, §8)', () => {
+    const orderOf = async (user: string) =>
+      (await t.get(DataSource).query(`SELECT status, hint_code FROM eid_order WHERE personal_number = $1`, [user]))[0] as { status: string; hint_code: string };
+
+    it('the 30-second activation rule: unopened, an order is PENDING a millisecond before 30 s and FAILED START_FAILED at exactly 30 s; opened a millisecond before, it stays open', async () => {
+      const early = await manualAuthentication();
+      const due = await manualAuthentication();
+      await t.clock.advance(29.999);
+      expect((await tpp.status(due.pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
+      await open({ token: early.autoStartToken }).expect(200);
+      await t.clock.advance(0.001);
+      expect((await tpp.status(due.pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'FAILED', hint_code: 'START_FAILED' });
+      expectProblem(await open({ token: due.autoStartToken }), 409, 'INVALID_STATE');
+      expect((await tpp.status(early.pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN' });
+    });
+
+    it('the 3-minute order expiry: an opened order is PENDING a millisecond before 3:00 and FAILED EXPIRED_TRANSACTION at exactly 3:00, its code then expired_token', async () => {
+      const { pendingCode, autoStartToken } = await manualAuthentication();
+      await open({ token: autoStartToken }).expect(200);
+      await t.clock.advance(179.999);
+      expect((await tpp.status(pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'PENDING', hint_code: 'USER_SIGN' });
+      await t.clock.advance(0.001);
+      expect((await tpp.status(pendingCode).expect(200)).body).toMatchObject({ eid_auth_status: 'FAILED', hint_code: 'EXPIRED_TRANSACTION' });
+      expectOAuthError(await tpp.exchange(pendingCode), 400, 'expired_token');
+    });
+
+    it('the expiry job closes an unopened order at exactly 30 s and an opened one at exactly 3:00, neither a millisecond before', async () => {
+      const unopened = await manualAuthentication();
+      const opened = await manualAuthentication();
+      await open({ token: opened.autoStartToken }).expect(200);
+      const runJobs = () => t.admin.post('/admin/jobs/run').expect(200);
+      await t.clock.advance(29.999);
+      await runJobs();
+      expect(await orderOf(unopened.user)).toEqual({ status: 'PENDING', hint_code: 'OUTSTANDING_TRANSACTION' });
+      await t.clock.advance(0.001);
+      await runJobs();
+      expect(await orderOf(unopened.user)).toEqual({ status: 'FAILED', hint_code: 'START_FAILED' });
+      await t.clock.advance(149.999);
+      await runJobs();
+      expect(await orderOf(opened.user)).toEqual({ status: 'PENDING', hint_code: 'USER_SIGN' });
+      await t.clock.advance(0.001);
+      await runJobs();
+      expect(await orderOf(opened.user)).toEqual({ status: 'FAILED', hint_code: 'EXPIRED_TRANSACTION' });
+    });
+  });
+
   describe('POST /sandbox/eid/open', () => {
     it('opens by autostart token, needs no key, and answers { operation_id, kind, status } (contract §4)', async () => {
       const { autoStartToken } = await manualAuthentication();
@@ -33,15 +79,15 @@ describe('eid simulator API (contract §4)', () => {
       expect(res.body).toEqual({ operation_id: expect.any(String), kind: 'authentication', status: 'PENDING' });
     });
 
-    it('opens by a fresh QR string; one older than 5 seconds is 400 (contract §4)', async () => {
+    it('opens by a QR string a millisecond less than 5 seconds after its t; at exactly 5 seconds it is 400 (contract §4, §6)', async () => {
       const { pendingCode } = await manualAuthentication('QR_CODE');
       const { qr_code } = (await tpp.status(pendingCode).expect(200)).body;
-      await t.clock.advance(5);
+      await t.clock.advance(4.999);
       await open({ token: qr_code }).expect(200);
 
       const other = await manualAuthentication('QR_CODE');
       const stale = (await tpp.status(other.pendingCode).expect(200)).body.qr_code;
-      await t.clock.advance(6);
+      await t.clock.advance(5);
       expectValidationFailed(await open({ token: stale }), 'token');
     });
 

@@ -32,15 +32,15 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
-    it('the token stands for the partner on the partner routes, until it expires after 300 s (contract §3)', async () => {
+    it('the token stands for the partner on the partner routes, until it expires at exactly 300 s (contract §3, §6)', async () => {
       const cc = (await token({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
       const id = await loanApplication(await newUser(t));
       await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)).expect(200);
       const applicant = await newUser(t);
       await t.http.post('/mortgage/2.0/pre-approval').set(bearer(cc)).send({ applicants: [{ personal_number: applicant, yearly_income: 1 }], loan_amount: 1 }).expect(201);
-      await t.clock.advance(299);
+      await t.clock.advance(299.999);
       await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)).expect(200);
-      await t.clock.advance(1);
+      await t.clock.advance(0.001);
       expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${id}`).set(bearer(cc)), 401, 'UNAUTHORIZED');
     });
 
@@ -99,10 +99,13 @@ describe('enterprise authentication (bank §2.4, §4.6; contract §2, §3)', () 
       expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: 'x' }), 400, 'invalid_request');
     });
 
-    it('a code not exchanged within 5 minutes is expired_token (contract §2)', async () => {
-      const { pending_authorization_code } = (await authorize({ client_id: 'c', response_type: 'pending_code', scope: 'loan.read', user_id: '199001011239' }).expect(200)).body;
-      await t.clock.advance(300);
-      expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }), 400, 'expired_token');
+    it('the 5-minute exchange window is closed at exactly 5:00: a millisecond before a code is exchanged, at 5:00 expired_token (contract §2, §6)', async () => {
+      const code = async () => (await authorize({ client_id: 'c', response_type: 'pending_code', scope: 'loan.read', user_id: '199001011239' }).expect(200)).body.pending_authorization_code;
+      const [inTime, late] = [await code(), await code()];
+      await t.clock.advance(299.999);
+      await token({ grant_type: 'pending_authorization_code', pending_code: inTime }).expect(200);
+      await t.clock.advance(0.001);
+      expectOAuthError(await token({ grant_type: 'pending_authorization_code', pending_code: late }), 400, 'expired_token');
     });
 
     it('a sandbox user who has not answered the KYC questions gets 403 kyc_required (contract §2)', async () => {

@@ -11,7 +11,10 @@ describe('health (contract §1)', () => {
     const res = await t.http.get('/health').expect(200);
     expect(res.body).toEqual({
       status: 'ok',
-      details: { journal: { recording: true, buffered: expect.any(Number), written: expect.any(Number), lost: 0, failed_writes: 0 } },
+      details: {
+        journal: { recording: true, buffered: expect.any(Number), written: expect.any(Number), lost: 0, failed_writes: 0, redaction_failed: 0 },
+        logs: { redaction_failed: 0 },
+      },
     });
   });
 });

@@ -54,12 +54,12 @@ describe('rule hints (contract §14)', () => {
       expect(hintsOf(tooFast)).toEqual(['POLLED_TOO_FAST']);
     });
 
-    it('POLLED_AFTER_FINAL (bank §3.1): status more than 10 s (sandbox clock) after it first answered COMPLETE', async () => {
+    it('POLLED_AFTER_FINAL (bank §3.1): status 10 s (sandbox clock) after it first answered COMPLETE, not a millisecond before (contract §6, §14)', async () => {
       const user = await newUser(t, { eid: 'AUTO_COMPLETE' });
       const pendingCode = await tpp.completedCode({ user });
-      await t.clock.advance(10);
+      await t.clock.advance(9.999);
       expect(hintsOf(await tpp.status(pendingCode).expect(200))).toEqual([]);
-      // "More than 10 s": a millisecond more is enough.
+      // The 10 s are half-open (contract §6): at exactly 10 s the grace is over.
       await t.clock.advance(0.001);
       expect(hintsOf(await tpp.status(pendingCode).expect(200))).toEqual(['POLLED_AFTER_FINAL']);
     });

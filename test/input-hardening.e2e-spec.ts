@@ -155,7 +155,7 @@ describe('input hardening: bad input is 400 naming the field and writes nothing 
       expectValidationFailed(await rawJson('post', '/sandboxes', '{"name":"\\ud800"}', admin), 'name');
       expect(await count('sandbox')).toBe(sandboxes);
 
-      expectValidationFailed(await rawJson('post', '/sandbox/certificates', '{"organization_id":"PSDSE-FINA-1","roles":[],"common_name":"\\udc00"}', {}), 'common_name');
+      expectValidationFailed(await rawJson('post', '/sandbox/certificates', '{"organization_id":"PSDSE-FINA-1","roles":[],"common_name":"\\udc00"}', admin), 'common_name');
 
       const transfers = await count('transfer');
       expectValidationFailed(await rawJson('post', pis('3.0', 'transfers'), JSON.stringify(transfer()).replace('Hyra', '\\ud83d'), headers()), 'statement');

@@ -51,8 +51,8 @@ describe('one strict instant rule for every date-time input (contract §2, §6, 
   });
 
   it.each(MALFORMED)('refuses not_before and not_after = %s on POST /sandbox/certificates (contract §16)', async (text) => {
-    expectRefused(await t.http.post('/sandbox/certificates').send({ organization_id: 'X-1', roles: [], not_after: text }), 'not_after');
-    expectRefused(await t.http.post('/sandbox/certificates').send({ organization_id: 'X-1', roles: [], not_before: text }), 'not_before');
+    expectRefused(await t.admin.post('/sandbox/certificates', { organization_id: 'X-1', roles: [], not_after: text }), 'not_after');
+    expectRefused(await t.admin.post('/sandbox/certificates', { organization_id: 'X-1', roles: [], not_before: text }), 'not_before');
   });
 
   it.each(MALFORMED)('refuses now = %s on PUT /admin/clock and clock.now on POST /sandboxes, nothing created (contract §6, §13)', async (text) => {
@@ -81,14 +81,14 @@ describe('one strict instant rule for every date-time input (contract §2, §6, 
   });
 
   it('issues a certificate valid between two RFC 3339 instants, however their offsets are written (contract §16)', async () => {
-    const issued = await t.http.post('/sandbox/certificates').send({ organization_id: 'X-1', roles: [], not_before: '2026-11-24T10:00:00.250+01:00', not_after: '2027-11-24t09:00:00z' }).expect(201);
+    const issued = await t.admin.post('/sandbox/certificates', { organization_id: 'X-1', roles: [], not_before: '2026-11-24T10:00:00.250+01:00', not_after: '2027-11-24t09:00:00z' }).expect(201);
     const parsed = new X509Certificate(issued.body.certificate_pem);
     expect(new Date(parsed.validFrom).toISOString()).toBe('2026-11-24T09:00:00.000Z');
     expect(new Date(parsed.validTo).toISOString()).toBe('2027-11-24T09:00:00.000Z');
   });
 
   it('refuses a certificate validity outside 1950–9999, which RFC 5280 cannot state, given or by default from the sandbox clock: 400 naming the field (contract §16)', async () => {
-    const issue = (body: object) => t.http.post('/sandbox/certificates').send({ organization_id: 'X-1', roles: [], ...body });
+    const issue = (body: object) => t.admin.post('/sandbox/certificates', { organization_id: 'X-1', roles: [], ...body });
     const outside = /must be from 1950-01-01T00:00:00\.000Z to 9999-12-31T23:59:59\.999Z/;
     expectRefused(await issue({ not_before: '1949-12-31T23:59:59Z', not_after: '2030-01-01T00:00:00Z' }), 'not_before', outside);
     const edges = (await issue({ not_before: '1950-01-01T00:00:00Z', not_after: '9999-12-31T23:59:59Z' }).expect(201)).body;
@@ -235,7 +235,7 @@ describe('one sandbox\'s unreadable data fails nothing of another sandbox (contr
     const entry = (sandboxId: string, requestId: string, at: Date) => ({
       sandboxId,
       requestId,
-      arrivedAt: new Date(),
+      arrivalMicros: Date.now() * 1000,
       at,
       method: 'GET',
       path: '/sandbox/maintenance-windows',

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { JobRegistry, JobRunner } from '@app/common';
+import { JobRegistry, JobRunner, SandboxRegistry } from '@app/common';
 import { certificate, PSU_IP } from './support/psd2';
 import { newPersonalNumber } from './support/personal-numbers';
 import { describeOnServer } from './support/server-only';
@@ -191,6 +191,17 @@ describe('scheduled jobs across sandboxes (contract §13 Time and jobs)', () => 
     expect(await db.query(`SELECT count(*)::int AS n FROM sandbox_clock WHERE sandbox_id = $1`, [idle.sandbox_id])).toEqual([{ n: 0 }]);
     await t.http.get(`/sandboxes/${used.sandbox_id}`).set(operator).expect(200);
     await t.http.get('/sandboxes/default').set(operator).expect(200);
+  });
+
+  it('contract §13 Lifecycle, §6: unused for exactly SANDBOX_IDLE_DAYS is enough to go; a millisecond short of it a sandbox stays', async () => {
+    const [almost, idle] = [await newSandbox(t), await newSandbox(t)];
+    const db = t.get(DataSource);
+    // Real time cannot be moved: the instant idleness is measured at is given (SandboxRegistry.deleteIdle's asOf).
+    await db.query(`UPDATE sandbox SET last_used_at = '2001-01-01T00:00:00.001Z' WHERE id = $1`, [almost.sandbox_id]);
+    await db.query(`UPDATE sandbox SET last_used_at = '2001-01-01T00:00:00Z' WHERE id = $1`, [idle.sandbox_id]);
+    expect(await t.get(SandboxRegistry).deleteIdle(30, 100, new Date('2001-01-31T00:00:00Z'))).toEqual([idle.sandbox_id]);
+    await t.http.get(`/sandboxes/${idle.sandbox_id}`).set(operator).expect(404);
+    await t.http.get(`/sandboxes/${almost.sandbox_id}`).set(operator).expect(200);
   });
 });
 

@@ -40,7 +40,7 @@ async function flush(t: TestApp): Promise<void> {
 }
 
 async function storedRows(t: TestApp, where = 'true', parameters: unknown[] = []): Promise<Array<Record<string, unknown>>> {
-  return t.app.get(DataSource).query(`SELECT *, seq::text AS seq_text FROM journal_entry WHERE ${where} ORDER BY journal_entry.seq`, parameters);
+  return t.app.get(DataSource).query(`SELECT * FROM journal_entry WHERE ${where} ORDER BY arrived_at, tiebreak`, parameters);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer the OpenAPI validator already checked
@@ -316,7 +316,7 @@ describe('contract §14 request journal: a certificate is kept as its organizati
   it('contract §14 with §2: POST /sandbox/certificates is kept with certificate_pem as its organization id and DER fingerprint, ca_pem (no organization id) by its fingerprint alone, never a null', async () => {
     const organizationId = newOrganizationId();
     const id = newRequestId('issued');
-    const issued = (await t.http.post('/sandbox/certificates').set('X-Request-Id', id).send({ organization_id: organizationId, roles: ['PSP_AI'] }).expect(201)).body;
+    const issued = (await t.http.post('/sandbox/certificates').set({ Authorization: `Bearer ${ADMIN_KEY}`, 'X-Request-Id': id }).send({ organization_id: organizationId, roles: ['PSP_AI'] }).expect(201)).body;
     const recorded = await entry(t, id);
     // Over 4 KB as sent: the first 4 KB of the redacted answer, as a string (here all of it).
     expect(recorded.response.body_truncated).toBe(true);
@@ -343,7 +343,7 @@ describe('contract §14 request journal: a certificate is kept as its organizati
     const der = Buffer.from(der64, 'base64');
     const pem = new X509Certificate(der).toString();
     const pem64 = Buffer.from(pem).toString('base64');
-    const issued = (await t.http.post('/sandbox/certificates').send({ organization_id: newOrganizationId(), roles: [] }).expect(201)).body;
+    const issued = (await t.admin.post('/sandbox/certificates', { organization_id: newOrganizationId(), roles: [] }).expect(201)).body;
     const minted = (await t.http.get('/sandbox/test-certificate').expect(200)).body;
     const summary = { organization_id: organizationId, sha256: derFingerprint(der) };
 
@@ -497,6 +497,17 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
     expect((await adminList({ hint: 'TOKEN_EXPIRED', since: before })).entries).toEqual([]);
   });
 
+  it('contract §14, §6: since and until are the half-open period [since, until) of arrival: an entry that arrived at until is not in it', async () => {
+    const id = newRequestId('edge');
+    await t.http.get('/sandbox/test-certificate').set('X-Request-Id', id).expect(200);
+    const arrived = new Date((await entry(t, id)).arrived_at).getTime();
+    const listed = async (since: number, until: number) =>
+      (await adminList({ since: new Date(since).toISOString(), until: new Date(until).toISOString() })).entries.map((e: { request_id: string }) => e.request_id);
+    expect(await listed(arrived, arrived + 1)).toEqual([id]);
+    expect(await listed(arrived - 1, arrived)).not.toContain(id);
+    expect(await listed(arrived + 1, arrived + 2)).not.toContain(id);
+  });
+
   it('contract §14: keyset pages (limit, next_after → after) walk every entry once, newest first', async () => {
     const all = (await adminList({ since: before, limit: 500 })).entries.map((e: { request_id: string }) => e.request_id);
     const walked: string[] = [];
@@ -513,7 +524,8 @@ describe('contract §14 request journal: reading, filters, keyset pages and who 
 
   it('contract §2 with §14: a page with more after it names next_after; the last page of GET /admin/requests and of GET /sandbox/requests has none (never a null)', async () => {
     const first = (await t.admin.get('/admin/requests').query({ caller_id: a.organizationId, limit: 4 }).expect(200)).body;
-    expect(first.next_after).toEqual(expect.stringMatching(/^[1-9]\d*$/));
+    // Opaque (contract §14): not a number, 22 characters of base64url.
+    expect(first.next_after).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{22}$/));
     const last = await t.admin.get('/admin/requests').query({ caller_id: a.organizationId, limit: 4, after: first.next_after }).expect(200);
     expect(last.body.entries).toHaveLength(1);
     expect(last.body).not.toHaveProperty('next_after');
@@ -671,11 +683,26 @@ describe('contract §14 request journal: never fails a request, can be turned of
           return rows.map((row) => row['QUERY PLAN']).join('\n');
         });
       };
-      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND seq < $2 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 1000])).toMatch(/Index (Only )?Scan Backward using journal_entry_pkey/);
-      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND caller_kind = $2 AND caller_id = $3 ORDER BY journal_entry.seq DESC LIMIT 101`, ['default', 'tpp', 'x'])).toMatch(/Index (Only )?Scan Backward using journal_entry_caller/);
-      expect(await plan(`SELECT seq FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2 ORDER BY journal_entry.seq DESC LIMIT 1`, ['default', 'r-1'])).toMatch(/Index (Only )?Scan Backward using journal_entry_request_id/);
+      // A page after a cursor (JournalRepository.page): newest first by arrival, then the entry's own tiebreak.
+      const newestFirst = 'ORDER BY journal_entry.arrived_at DESC, journal_entry.tiebreak DESC';
+      const after = `(arrived_at, tiebreak) < ('2026-11-24T09:00:00.000001Z'::timestamptz, 42::bigint)`;
+      const pkey = await plan(`SELECT arrived_at FROM journal_entry WHERE sandbox_id = $1 AND ${after} ${newestFirst} LIMIT 101`, ['default']);
+      expect(pkey).toMatch(/Index (Only )?Scan Backward using journal_entry_pkey/);
+      // The cursor is an index condition, not a filter over the sandbox's entries.
+      expect(pkey).toMatch(/Index Cond: .*ROW\(arrived_at, tiebreak\) </);
+      expect(await plan(`SELECT arrived_at FROM journal_entry WHERE sandbox_id = $1 AND caller_kind = $2 AND caller_id = $3 AND ${after} ${newestFirst} LIMIT 101`, ['default', 'tpp', 'x'])).toMatch(
+        /Index (Only )?Scan Backward using journal_entry_caller/,
+      );
+      expect(await plan(`SELECT arrived_at FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2 ${newestFirst} LIMIT 1`, ['default', 'r-1'])).toMatch(/Index (Only )?Scan Backward using journal_entry_request_id/);
       // The age retention's statement (JournalStore.pruneOlderThan): the BRIN index's summaries, read as a bitmap.
-      expect(await plan(`SELECT sandbox_id, seq FROM journal_entry WHERE arrived_at < now() - make_interval(days => $1) LIMIT $2`, [7, 1000])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
+      // On an empty table any index that holds arrived_at looks as cheap; on ten days of entries (analysed) BRIN is.
+      await dataSource.query(
+        `INSERT INTO journal_entry (sandbox_id, request_id, arrived_at, at, method, path, status, duration_ms, caller_kind, request, response)
+         SELECT 'default', 'aged-' || g, now() - interval '10 days' + g * interval '1 minute', now(), 'GET', '/v2/accounts', 200, 1, 'anonymous', '{"headers":{}}', '{}'
+         FROM generate_series(1, 14400) g`,
+      );
+      await dataSource.query('ANALYZE journal_entry');
+      expect(await plan(`SELECT sandbox_id, arrived_at, tiebreak FROM journal_entry WHERE arrived_at <= COALESCE($3::timestamptz, now()) - make_interval(days => $1) LIMIT $2`, [7, 1000, null])).toMatch(/Bitmap Index Scan on journal_entry_arrived_at/);
       const [{ method }] = await dataSource.query(`SELECT am.amname AS method FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = 'journal_entry_arrived_at'`);
       expect(method).toBe('brin');
     } finally {
@@ -698,28 +725,52 @@ describe('contract §14 request journal: never fails a request, can be turned of
     }
   });
 
+  it('contract §14, §6: an entry is kept for JOURNAL_DAYS: a millisecond short of 7 days it stays, at exactly 7 days it goes', async () => {
+    const t = await createTestApp({ env: { JOURNAL_DAYS: '7' } });
+    try {
+      const [young, old] = [newRequestId('young'), newRequestId('old')];
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', young).expect(200);
+      await t.http.get('/sandbox/test-certificate').set('X-Request-Id', old).expect(200);
+      await flush(t);
+      // Real time cannot be moved: the instant ages are measured at is given (JournalStore.pruneOlderThan's asOf).
+      const dataSource = t.app.get(DataSource);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00.001Z' WHERE request_id = $1`, [young]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = '2001-01-01T00:00:00Z' WHERE request_id = $1`, [old]);
+      expect(await t.app.get(JournalStore).pruneOlderThan(7, 100, new Date('2001-01-08T00:00:00Z'))).toBe(1);
+      const kept = (await storedRows(t)).map((row) => row.request_id);
+      expect(kept).toContain(young);
+      expect(kept).not.toContain(old);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('contract §14: retention keeps the newest JOURNAL_MAX_ENTRIES per sandbox and drops entries older than JOURNAL_DAYS real days', async () => {
     const t = await createTestApp({ env: { JOURNAL_MAX_ENTRIES: '3', JOURNAL_DAYS: '7' } });
     try {
       const created = (await t.http.post('/sandboxes').set(operator).send({ name: 'retention' }).expect(201)).body;
       const inDefault: string[] = [];
       const inCreated: string[] = [];
+      // Three entries in the default sandbox (no more than it keeps), five in the created one.
       for (let i = 0; i < 5; i++) {
-        inDefault.push(newRequestId(`d${i}`));
-        await t.http.get('/sandbox/test-certificate').set('X-Request-Id', inDefault[i]).expect(200);
+        if (i < 3) {
+          inDefault.push(newRequestId(`d${i}`));
+          await t.http.get('/sandbox/test-certificate').set('X-Request-Id', inDefault[i]).expect(200);
+        }
         inCreated.push(newRequestId(`c${i}`));
         await t.http.get(`/sandboxes/${created.sandbox_id}/sandbox/test-certificate`).set('X-Request-Id', inCreated[i]).expect(200);
       }
       await flush(t);
-      // The newest entry of the default sandbox arrived 8 real days ago (as if), another one 6 days ago.
+      // The first entry of the default sandbox arrived 8 real days ago (as if), the second 6 days ago.
       const dataSource = t.app.get(DataSource);
-      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '8 days' WHERE request_id = $1`, [inDefault[4]]);
-      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '6 days' WHERE request_id = $1`, [inDefault[3]]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '8 days' WHERE request_id = $1`, [inDefault[0]]);
+      await dataSource.query(`UPDATE journal_entry SET arrived_at = now() - interval '6 days' WHERE request_id = $1`, [inDefault[1]]);
       // A scheduled pass (retention spans every sandbox; a sandbox's jobs/run does not prune others).
       await t.get(JobRunner).tick();
       const kept = async (sandboxId: string) =>
         (await storedRows(t, 'sandbox_id = $1', [sandboxId])).map((row) => row.request_id);
-      expect(await kept('default')).toEqual(inDefault.slice(1, 4));
+      // The age drops the one over 7 days though the count would keep it; the count keeps the 3 newest by arrival.
+      expect(await kept('default')).toEqual(inDefault.slice(1));
       expect(await kept(created.sandbox_id)).toEqual(inCreated.slice(2));
     } finally {
       await t.close();

@@ -95,7 +95,7 @@ describe('secrets in logs (issue 13: query strings, SQL parameters)', () => {
       const text = allLogs();
       expect([...planted].filter(([, value]) => text.includes(value)).map(([name]) => name)).toEqual([]);
       const completed = lines.find((line) => line.res !== undefined) as { req: { url: string } };
-      expect(completed.req.url).toContain('pending_code=%5BRedacted%5D');
+      expect(completed.req.url).toContain('pending_code=%5Bredacted%5D');
       expect(completed.req.url).toContain('page=2');
     });
 
@@ -103,10 +103,11 @@ describe('secrets in logs (issue 13: query strings, SQL parameters)', () => {
       const values = { authorization: 'Bearer hdr-secret-1a2b3c', cert: 'hdr-cert-4d5e6f', cookie: 'session=hdr-cookie-7a8b9c' };
       const res = await t.http.get('/health').set('Authorization', values.authorization).set('X-PSD2-CLIENT-TEST-CERT', values.cert).set('Cookie', values.cookie);
       const [line] = linesFor(res.headers['x-request-id']);
-      expect((line.req as { headers: Record<string, string> }).headers).toMatchObject({
-        authorization: '[Redacted]',
-        'x-psd2-client-test-cert': '[Redacted]',
-        cookie: '[Redacted]',
+      // The journal's one rule (contract §14): a credential's scheme word stays, a certificate is its fingerprint.
+      expect((line.req as { headers: Record<string, unknown> }).headers).toMatchObject({
+        authorization: 'Bearer [redacted]',
+        'x-psd2-client-test-cert': { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        cookie: '[redacted]',
       });
       for (const value of ['hdr-secret-1a2b3c', 'hdr-cert-4d5e6f', 'hdr-cookie-7a8b9c']) expect(allLogs()).not.toContain(value);
     });

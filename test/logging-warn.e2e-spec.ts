@@ -34,7 +34,7 @@ describe('LOG_LEVEL=warn: no request lines, and a failure\'s line still names it
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => (line.level as number) >= 40)).toBe(true);
     const failure = lines.find((line) => JSON.stringify(line).includes('hunter2'));
-    expect(failure).toMatchObject({ level: 50, req: { id, method: 'GET', url: '/test-only/boom?autostarttoken=%5BRedacted%5D' } });
+    expect(failure).toMatchObject({ level: 50, req: { id, method: 'GET', url: '/test-only/boom?autostarttoken=%5Bredacted%5D' } });
     // Only these three: the logger every request gets is made with them, so they cost little.
     expect(Object.keys(failure?.req as object).sort()).toEqual(['id', 'method', 'url']);
     expect(JSON.stringify(lines)).not.toContain('super-secret-partner-key');

@@ -35,7 +35,7 @@ describe('structured logs (DEVELOPERS.md §7: secrets stay secret)', () => {
     const text = JSON.stringify(linesFor(res.headers['x-request-id']));
     expect(text).not.toContain('super-secret-partner-key');
     expect(text).not.toContain(SECRET_CERT);
-    expect(text).toContain('[Redacted]');
+    expect(text).toContain('[redacted]');
   });
 
   it('redacts the admin key on admin routes, also when it is wrong', async () => {
@@ -46,7 +46,7 @@ describe('structured logs (DEVELOPERS.md §7: secrets stay secret)', () => {
   it('redacts the autostarttoken query parameter', async () => {
     const res = await t.http.get('/health?autostarttoken=6f1a2b3c-secret&other=kept').expect(200);
     const [line] = linesFor(res.headers['x-request-id']);
-    expect((line.req as { url: string }).url).toBe('/health?autostarttoken=%5BRedacted%5D&other=kept');
+    expect((line.req as { url: string }).url).toBe('/health?autostarttoken=%5Bredacted%5D&other=kept');
     expect(JSON.stringify(line)).not.toContain('6f1a2b3c-secret');
   });
 

@@ -35,12 +35,12 @@ describe('mortgage pre-approval (bank §2.6, §3.3, §4.5; contract §9)', () =>
   const create = (body: object, prefix = '/mortgage/2.0', k = key) => t.http.post(`${prefix}/pre-approval`).set(auth(k)).send(body);
   const accept = (id: string, withUnsecured = false, k = key) => t.http.post(`/mortgage/2.0/pre-approval/${id}/acceptance`).set(auth(k)).send({ with_unsecured_loan: withUnsecured });
   const status = (id: string, k = key) => t.http.get(`/mortgage/2.0/pre-approval/${id}/status`).set(auth(k));
-  /** Still PROCESSING 29 s on, APPROVED at 30 s (PRE_APPROVAL_DECISION_DELAY_S, contract §6, §9), its reference kept. */
+  /** Still PROCESSING a millisecond before 30 s, APPROVED at exactly 30 s (PRE_APPROVAL_DECISION_DELAY_S, contract §6, §9), its reference kept. */
   async function expectApprovedThirtySecondsOn(id: string, customerServiceReference: string): Promise<void> {
-    await t.clock.advance(29);
+    await t.clock.advance(29.999);
     await runJobs();
     expect((await status(id).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
-    await t.clock.advance(1);
+    await t.clock.advance(0.001);
     await runJobs();
     expect((await status(id).expect(200)).body).toMatchObject({ status: { type: 'APPROVED' }, customer_service_reference: customerServiceReference });
   }
@@ -455,7 +455,7 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     expectProblem(await t.http.delete(`${base}/${id}`).set(auth()), 409, 'INVALID_STATE');
   });
 
-  it('MANUAL: the main applicant\'s signing completed in the eid app submits it without any collect, and the job decides 30 s after the completion (bank §3.2, §3.3; contract §9)', async () => {
+  it('MANUAL: the main applicant\'s signing completed in the eid app submits it without any collect, and the job decides at exactly 30 s after the completion, not a millisecond before (bank §3.2, §3.3; contract §6, §9)', async () => {
     const main = await newUser(t, { eid: 'MANUAL' });
     const created = (await t.http.post(base).set(auth()).send({ applicants: [{ personal_number: main, yearly_income: 700_000 }], loan_amount: 3_850_000 }).expect(201)).body;
     const [participant] = (await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.signing_process.participants;
@@ -465,10 +465,10 @@ describe('loan applications 2.0 and interest rates (bank §3.3, §9 rules 6–7;
     await t.http.post(`/sandbox/eid/operations/${operation_id}/complete`).expect(204);
     const submitted = (await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body;
     expect(submitted).toMatchObject({ status: { type: 'PROCESSING' }, signing_process: { participants: [{ id: participant.id, signed: true, signed_at: '2026-11-24T09:00:05Z' }] } });
-    await t.clock.advance(29);
+    await t.clock.advance(29.999);
     await t.admin.post('/admin/jobs/run').expect(200);
     expect((await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
-    await t.clock.advance(1);
+    await t.clock.advance(0.001);
     await t.admin.post('/admin/jobs/run').expect(200);
     expect((await t.http.get(`${base}/status/${created.id}`).set(auth()).expect(200)).body.status).toEqual({ type: 'APPROVED' });
   });

@@ -487,7 +487,7 @@ describe('OpenAPI description (contract §1)', () => {
 
     it('defines the response headers once and uses them: X-Request-Id on every response, Retry-After on 429 and 503, WWW-Authenticate on every 401 but the PSD2 token endpoint\'s, Cache-Control where no-store is sent, Sandbox-Hints on every recorded route (contract §2, §5, §7, §14)', () => {
       const headers = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
-      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Idempotent-Replayed', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'X-Request-Id']);
+      expect(Object.keys(headers).sort()).toEqual(['Cache-Control', 'Deprecation', 'Idempotent-Replayed', 'Link', 'Retry-After', 'Sandbox-Hints', 'Sunset', 'WWW-Authenticate', 'WWW-Authenticate-invalid_request', 'X-Request-Id']);
       const wrong: Array<Record<string, unknown>> = [];
       for (const [where, operation] of operations()) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: Record<string, { $ref?: string }> }>)) {
@@ -496,6 +496,10 @@ describe('OpenAPI description (contract §1)', () => {
           if (['429', '503'].includes(status) && !has('Retry-After')) wrong.push({ where, status, needs: 'Retry-After' });
           if (status === '401' && where !== 'POST /psd2/auth/1.0/token' && !has('WWW-Authenticate')) wrong.push({ where, status, needs: 'WWW-Authenticate' });
           if (status === '401' && where === 'POST /psd2/auth/1.0/token' && response.headers?.['WWW-Authenticate']) wrong.push({ where, status, needsNo: 'WWW-Authenticate' });
+          // Contract §2: a bearer given twice or not as one string is a 400 with error="invalid_request", on every route that reads a bearer.
+          const readsBearer = ((operation.security ?? []) as Array<Record<string, unknown>>).some((entry) => Object.keys(entry).length > 0);
+          const invalidRequest = response.headers?.['WWW-Authenticate']?.$ref === '#/components/headers/WWW-Authenticate-invalid_request';
+          if (status === '400' && readsBearer !== invalidRequest) wrong.push({ where, status, [readsBearer ? 'needs' : 'needsNo']: 'WWW-Authenticate-invalid_request' });
           // Cache-Control: no-store on the token endpoints' answers and on the pages and the QR code that show live state (contract §2, §4, §14).
           const noStore = /^POST \/(psd2|api)\/auth\/1\.0\/token$/.test(where) || (NO_STORE_ROUTES.includes(where) && /^2/.test(status));
           if (noStore !== has('Cache-Control')) wrong.push({ where, status, [noStore ? 'needs' : 'needsNo']: 'Cache-Control' });
@@ -588,7 +592,7 @@ describe('OpenAPI description (contract §1)', () => {
       const validator = new OpenApiResponseValidator(JSON.parse(raw));
       const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8', headers: Record<string, string> = {}) =>
         ({ status, body, text: JSON.stringify(body), headers: { 'content-type': contentType, 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
-      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0 } } };
+      const healthy = { status: 'ok', details: { journal: { recording: true, buffered: 0, written: 0, lost: 0, failed_writes: 0, redaction_failed: 0 }, logs: { redaction_failed: 0 } } };
       expect(() => validator.check('GET', 'http://sandbox/health', answer(200, healthy))).not.toThrow();
       expect(() => validator.check('GET', 'http://sandbox/health', answer(200, { ...healthy, extra: 1 }))).toThrow(/additional properties/);
       expect(() => validator.check('GET', 'http://sandbox/health', answer(418, healthy))).toThrow(/status 418 is not documented/);

@@ -155,9 +155,18 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       await p.order({ transfer_date: '2026-11-25' }).expect(201);
     });
 
-    it('recipient_name is optional before 2025-11-01 and mandatory from then (sandbox clock, contract §10)', async () => {
+    it('transfer_date today is taken up to a millisecond before 00:00 Stockholm; from exactly 00:00 that date is past (contract §6, §10)', async () => {
       const p = await payer();
-      await t.clock.freeze('2025-10-31T23:59:59+01:00');
+      await t.clock.freeze('2026-11-24T23:59:59.999+01:00');
+      await p.renew();
+      await p.order({ transfer_date: '2026-11-24' }).expect(201);
+      await t.clock.freeze('2026-11-25T00:00:00+01:00');
+      expectValidationFailed(await p.order({ transfer_date: '2026-11-24' }), 'transfer_date');
+    });
+
+    it('recipient_name is optional up to a millisecond before 2025-11-01T00:00 Stockholm and mandatory from exactly then (sandbox clock, contract §6, §10)', async () => {
+      const p = await payer();
+      await t.clock.freeze('2025-10-31T23:59:59.999+01:00');
       await p.order({ recipient_name: undefined, transfer_date: '2025-11-03' }).expect(201);
       await t.clock.freeze('2025-11-01T00:00:00+01:00');
       expectValidationFailed(await p.order({ recipient_name: undefined, transfer_date: '2025-11-03' }), 'recipient_name');
@@ -334,12 +343,12 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
   });
 
   describe('execution (contract §10, bank §4.2 rule 2)', () => {
-    it('a signed transfer executes at 00:00 Stockholm on its date: balance, transaction and status', async () => {
+    it('a signed transfer executes at exactly 00:00 Stockholm on its date, not a millisecond before: balance, transaction and status (contract §6, §10)', async () => {
       const p = await payer({ balance: 1000 });
       const ref = await signedTransfer(p, { amount: 100.5, transfer_date: '2026-11-25' });
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('SIGNED');
-      await t.clock.freeze('2026-11-24T23:59:59+01:00');
+      await t.clock.freeze('2026-11-24T23:59:59.999+01:00');
       await p.renew();
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('SIGNED');
@@ -397,6 +406,24 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       await t.clock.freeze('2026-11-26T00:00:30+01:00');
       await runJobs();
       expect((await p.status(ref).expect(200)).body.status).toBe('EXECUTED');
+    });
+
+    it('signed a millisecond before 00:00 after its date it executes; signed at exactly 00:00 it is REJECTED TRANSFER_DATE_PASSED (bank §4.2 rule 2, contract §6, §10)', async () => {
+      const p = await payer({ balance: 100 });
+      await t.clock.freeze('2026-11-25T23:00:00+01:00');
+      await p.renew();
+      const inTime = (await p.order({ amount: 10, transfer_date: '2026-11-25' }).expect(201)).body.reference_id;
+      const late = (await p.order({ amount: 5, transfer_date: '2026-11-25' }).expect(201)).body.reference_id;
+      const sign = async (ref: string) => expect((await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200)).body).toEqual({ status: 'COMPLETE' });
+      await t.clock.freeze('2026-11-25T23:59:59.999+01:00');
+      await p.renew();
+      await sign(inTime);
+      await t.clock.freeze('2026-11-26T00:00:00+01:00');
+      await sign(late);
+      await runJobs();
+      expect((await p.status(inTime).expect(200)).body.status).toBe('EXECUTED');
+      expect((await p.status(late).expect(200)).body).toEqual({ reference_id: late, status: 'REJECTED', rejection_reason: 'TRANSFER_DATE_PASSED' });
+      expect((await p.balance()).balance).toBe(90);
     });
 
     it('an unsigned transfer never executes', async () => {
@@ -489,6 +516,22 @@ describe('PIS 3.0 and v3 (bank §2.7, §4.2, §4.3; contract §5, §10)', () => 
       await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
       await t.clock.freeze('2026-12-10T12:00:00+01:00');
       await p.renew();
+      await runJobs();
+      expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ENDED' });
+      expect((await p.balance()).balance).toBe(980);
+    });
+
+    it('an occurrence on end_date is booked at exactly 00:00 of that date, not a millisecond before; then it is ENDED (end_date is the last day of its period, contract §6, §10)', async () => {
+      const p = await payer({ balance: 1000 });
+      const ref = (await p.orderRecurring({ amount: 10, transfer_date: '2026-11-24', frequency: 'WEEKLY', end_date: '2026-12-01' }).expect(201)).body.reference_id;
+      await p.collect((await p.startSigning([ref]).expect(200)).body.signing_id).expect(200);
+      await runJobs();
+      await t.clock.freeze('2026-11-30T23:59:59.999+01:00');
+      await p.renew();
+      await runJobs();
+      expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ACTIVE', next_transfer_date: '2026-12-01' });
+      expect((await p.balance()).balance).toBe(990);
+      await t.clock.freeze('2026-12-01T00:00:00+01:00');
       await runJobs();
       expect((await p.recurringStatus(ref).expect(200)).body).toEqual({ reference_id: ref, status: 'ENDED' });
       expect((await p.balance()).balance).toBe(980);

@@ -56,28 +56,41 @@ describe('PSD2 bearer tokens on resource routes (bank §5.4; contract §1, §3, 
     expectProblem(await get('ais', await Psd2Client.create(t), access_token), 401, 'UNAUTHORIZED');
   });
 
-  it('an authenticate token expires after 30 minutes: 401 from then on (§5.5, §8)', async () => {
+  it('an authenticate token expires at exactly 30 minutes: 200 a millisecond before, 401 from then on (§5.5, §8; contract §6)', async () => {
     const { access_token } = await tpp.tokens({ user: await newUser(t) });
-    await t.clock.advance(1799);
+    await t.clock.advance(1799.999);
     await get('ais', tpp, access_token).expect(200);
-    await t.clock.advance(1);
+    await t.clock.advance(0.001);
     expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
   });
 
-  it('an authorize token expires after 5 minutes (§5.5, §8)', async () => {
+  it('an authorize token expires at exactly 5 minutes: 200 a millisecond before (§5.5, §8; contract §6)', async () => {
     const { access_token } = await tpp.tokens({ flow: 'authorize', user: await newUser(t) });
-    await t.clock.advance(300);
+    await t.clock.advance(299.999);
+    await get('ais', tpp, access_token).expect(200);
+    await t.clock.advance(0.001);
     expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
   });
 
-  it('a non-authenticated token lives as long as its TPP\'s setting (§8)', async () => {
+  it('a refreshed token expires at exactly 300 s: 200 a millisecond before (§5.5; contract §5, §6)', async () => {
+    const code = await tpp.completedCode({ flow: 'authorize', user: await newUser(t), scopes: 'AIS' });
+    const { refresh_token } = (await tpp.exchange(code).expect(200)).body;
+    await t.clock.advance(60);
+    const { access_token } = (await tpp.refresh(refresh_token).expect(200)).body;
+    await t.clock.advance(299.999);
+    await get('ais', tpp, access_token).expect(200);
+    await t.clock.advance(0.001);
+    expectProblem(await get('ais', tpp, access_token), 401, 'UNAUTHORIZED');
+  });
+
+  it('a non-authenticated token lives as long as its TPP\'s setting, expiring at exactly its end (§8; contract §6)', async () => {
     const org = 'PSDSE-FINA-60606';
     await t.admin.put(`/admin/tpps/${org}`, { non_authenticated_token_lifetime_s: 60 }).expect(200);
     const client = new Psd2Client(t, await certificate(['PSP_AI'], org));
     const { access_token } = (await client.nonAuthenticated(await newUser(t)).expect(200)).body;
-    await t.clock.advance(59);
+    await t.clock.advance(59.999);
     await get('ais', client, access_token).expect(200);
-    await t.clock.advance(1);
+    await t.clock.advance(0.001);
     expectProblem(await get('ais', client, access_token), 401, 'UNAUTHORIZED');
   });
 

@@ -57,12 +57,12 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       expectOAuthError(await tpp.exchange(pendingCode), 400, 'expired_token');
     });
 
-    it('COMPLETE but not exchanged within 5 minutes is expired_token; at 4:59 it still works (contract §2)', async () => {
+    it('the 5-minute exchange window is closed at exactly 5:00: a millisecond before it works, at 5:00 expired_token (contract §2, §6; bank §4.1)', async () => {
       const late = await tpp.completedCode({ user: await newUser(t) });
       const inTime = await tpp.completedCode({ user: await newUser(t) });
-      await t.clock.advance(299);
+      await t.clock.advance(299.999);
       await tpp.exchange(inTime).expect(200);
-      await t.clock.advance(1);
+      await t.clock.advance(0.001);
       expectOAuthError(await tpp.exchange(late), 400, 'expired_token');
     });
 
@@ -119,12 +119,12 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       await tpp.refresh(rt).expect(200);
     });
 
-    it('is usable 4 times per Stockholm calendar day: the fifth is invalid_grant, and the next day it works again', async () => {
+    it('is usable 4 times per Stockholm calendar day: the fifth is invalid_grant up to a millisecond before midnight, and from exactly 00:00 it works again (contract §5, §6)', async () => {
       await t.clock.freeze('2026-11-24T23:50:00+01:00');
       const rt = await refreshToken();
       for (let i = 0; i < 4; i++) await tpp.refresh(rt).expect(200);
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
-      await t.clock.freeze('2026-11-24T23:59:59+01:00');
+      await t.clock.freeze('2026-11-24T23:59:59.999+01:00');
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
       await t.clock.freeze('2026-11-25T00:00:00+01:00');
       await tpp.refresh(rt).expect(200);
@@ -138,11 +138,11 @@ describe('POST /psd2/auth/1.0/token (bank §2.4, §4.1, §5, §7.1; contract §2
       await tpp.refresh(rt).expect(200);
     });
 
-    it('expires after 180 days, when its consent lapses too (§5.3, §5.5)', async () => {
+    it('expires at exactly 15552000 s (180 days), when its consent lapses too; a millisecond before it works (§5.3, §5.5; contract §5, §6)', async () => {
       const rt = await refreshToken();
-      await t.clock.advance(15552000 - 1);
+      await t.clock.advance(15552000 - 0.001);
       await tpp.refresh(rt).expect(200);
-      await t.clock.advance(1);
+      await t.clock.advance(0.001);
       expectOAuthError(await tpp.refresh(rt), 400, 'invalid_grant');
     });
 

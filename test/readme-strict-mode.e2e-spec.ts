@@ -17,7 +17,7 @@ describe('README: strict mode walkthrough (issue 18, contract §16)', () => {
   });
   afterAll(() => t.close());
 
-  it("the README's strict-mode walkthrough runs as written: issue, authorize, token, accounts, then an expired certificate refused at the token endpoint", async () => {
+  it("the README's strict-mode walkthrough runs as written: issue with the admin key, authorize, token, accounts, the bound token refused on the plain port, then an expired certificate refused at the token endpoint", async () => {
     requireCurlAndJq();
     const run = await runBash(readmeBlock('strict-mode'), { SANDBOX: plain, STRICT: strict, ADMIN_KEY });
     expect(run).toEqual({ code: 0, stderr: '', stdout: expect.any(String) });
@@ -27,10 +27,11 @@ describe('README: strict mode walkthrough (issue 18, contract §16)', () => {
       'COMPLETE', // 3. AUTO_COMPLETE over mutual TLS
       '1', // 4. the accounts read with the token
       'CERTIFICATE_REQUIRED', // 5. no client certificate
-      { now: '2026-12-25T09:00:00.000Z', frozen: true }, // 6. past not_after
+      'HTTP 401', // 6. the certificate-bound token on the plain port (contract §16, RFC 8705)
+      { now: '2026-12-25T09:00:00.000Z', frozen: true }, // 7. past not_after
       'HTTP 401',
       'invalid_client',
-      'false', // 7. real time again
+      'false', // 8. real time again
     ]);
   });
 });

@@ -125,7 +125,7 @@ async function drive(s: TestApp, cert: string): Promise<Run> {
   await rec('admin partner with a chosen key', s.admin.post('/admin/partners', { name: 'Second Partner AB', api_key: SECOND_PARTNER_KEY }));
   // Strict mode (contract §16): the CA is the service's, a revocation this sandbox's.
   // Issued certificates differ by key and serial, so the issue is not a step whose answer is compared.
-  const issued = await s.http.post('/sandbox/certificates').send({ organization_id: ORG, roles: ['PSP_AI'] }).expect(201);
+  const issued = await s.admin.post('/sandbox/certificates', { organization_id: ORG, roles: ['PSP_AI'] }).expect(201);
   await rec('strict-mode certificate revoked', s.admin.post(`/admin/certificates/${issued.body.serial}/revoke`));
   const tpp = new Psd2Client(s, cert);
   await newPsu(s, { personalNumber: PSU_PN, accountNumbers: [ACCOUNT], eid: 'MANUAL', tpp });

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { expectProblem } from './support/problems';
+import { JobRunner, SandboxRegistry } from '@app/common';
+import { newPersonalNumber } from './support/personal-numbers';
+import { expectProblem, expectValidationFailed } from './support/problems';
 import { describeOnServer } from './support/server-only';
 import { ADMIN_KEY, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 
@@ -170,5 +173,234 @@ describeOnServer('contract §13 Self-service on two instances', () => {
     const statuses = (await Promise.all(attempts)).map((res) => res.status).sort();
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
     expect(await written(a)).toEqual({ sandboxes: 5, log: 5 });
+  });
+});
+
+/** Sandboxes that exist besides the default one, reservations included (what SANDBOX_MAX counts). */
+async function rows(t: TestApp): Promise<Array<{ id: string; ready: boolean; self_service: boolean }>> {
+  return t.app.get(DataSource).query(`SELECT id, ready, self_service FROM sandbox WHERE id <> 'default' ORDER BY created_at`);
+}
+
+/** `n` users with distinct personal numbers, each with `accounts` accounts. */
+function fixtureOf(n: number, accounts = 0): { users: object[] } {
+  const numbers = new Set<string>();
+  while (numbers.size < n) numbers.add(newPersonalNumber());
+  return {
+    users: [...numbers].map((personal_number, i) => ({
+      personal_number,
+      name: `Fixture ${i}`,
+      kyc_completed: true,
+      accounts: Array.from({ length: accounts }, (_, j) => ({ name: `Konto ${j}`, currency: 'SEK', balance: 100 })),
+    })),
+  };
+}
+
+describe('contract §13 Self-service: the caller is the IPv4 address or the IPv6 /64 (TRUST_PROXY=on, X-Forwarded-For)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...SELF_SERVICE, TRUST_PROXY: 'on', SANDBOX_CREATE_PER_HOUR: '1' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.app.get(DataSource).query(`DELETE FROM sandbox_creation`));
+  const create = (ip: string) => t.http.post('/sandboxes').set('X-Forwarded-For', ip).send({ name: 'counted', seed_demo: false });
+  const logged = async () => (await t.app.get(DataSource).query<Array<{ caller_ip: string }>>(`SELECT caller_ip FROM sandbox_creation`)).map((row) => row.caller_ip);
+
+  it('contract §13 Self-service: every address of one IPv6 /64 is one caller; another /64 is another', async () => {
+    await create('2001:db8:1:2::1').expect(201);
+    expectProblem(await create('2001:db8:1:2::ffff'), 429, 'RATE_LIMITED');
+    expectProblem(await create('2001:0db8:0001:0002:abcd:ef01:2345:6789'), 429, 'RATE_LIMITED');
+    await create('2001:db8:1:3::1').expect(201);
+    expect((await logged()).sort()).toEqual(['2001:db8:1:2::/64', '2001:db8:1:3::/64']);
+  });
+
+  it('contract §13 Self-service: an IPv4-mapped IPv6 address is its IPv4 address', async () => {
+    await create('203.0.113.50').expect(201);
+    expectProblem(await create('::ffff:203.0.113.50'), 429, 'RATE_LIMITED');
+    expectProblem(await create('::ffff:cb00:7132'), 429, 'RATE_LIMITED');
+    await create('203.0.113.51').expect(201);
+    expect((await logged()).sort()).toEqual(['203.0.113.50', '203.0.113.51']);
+  });
+
+  it('contract §13 Self-service: ::1, 127.0.0.1 and 127.0.0.2 are one host, one caller', async () => {
+    await create('127.0.0.2').expect(201);
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.9']) expectProblem(await create(ip), 429, 'RATE_LIMITED');
+    expect(await logged()).toEqual(['127.0.0.1']);
+  });
+});
+
+describe('contract §13 Self-service: SANDBOX_SELF_SERVICE_MAX keeps the operator\'s reserve', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...SELF_SERVICE, SANDBOX_MAX: '3', SANDBOX_SELF_SERVICE_MAX: '2', SANDBOX_CREATE_PER_HOUR: '100' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('contract §13 Self-service: self-service fills at most SANDBOX_SELF_SERVICE_MAX (409 SANDBOX_LIMIT_REACHED, nothing written); the operator still creates, up to SANDBOX_MAX', async () => {
+    const own: Created = (await t.http.post('/sandboxes').send({ name: 'self 1', seed_demo: false }).expect(201)).body;
+    await t.http.post('/sandboxes').send({ name: 'self 2', seed_demo: false }).expect(201);
+    const before = await written(t);
+    const refused = await t.http.post('/sandboxes').send({ name: 'self 3', seed_demo: false });
+    expect(expectProblem(refused, 409, 'SANDBOX_LIMIT_REACHED').reason.message).toContain('SANDBOX_SELF_SERVICE_MAX');
+    expect(await written(t)).toEqual(before);
+    // The operator's reserve.
+    await t.http.post('/sandboxes').set(operator).send({ name: 'operator', seed_demo: false }).expect(201);
+    expect((await rows(t)).map((row) => row.self_service)).toEqual([true, true, false]);
+    expect(expectProblem(await t.http.post('/sandboxes').set(operator).send({ name: 'over', seed_demo: false }), 409, 'SANDBOX_LIMIT_REACHED').reason.message).toContain('SANDBOX_MAX');
+    // Deleting a self-service sandbox gives its place back to self-service.
+    await t.http.delete(`/sandboxes/${own.sandbox_id}`).set(key(own.admin_key)).expect(204);
+    await t.http.post('/sandboxes').send({ name: 'self again', seed_demo: false }).expect(201);
+  });
+});
+
+describe('contract §13 Self-service: SANDBOX_SELF_SERVICE_MAX is 90 % of SANDBOX_MAX by default', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...SELF_SERVICE, SANDBOX_MAX: '10', SANDBOX_CREATE_PER_HOUR: '100' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('contract §13 Self-service: with SANDBOX_MAX=10, nine self-service creations, the tenth refused, and the operator creates the tenth sandbox', async () => {
+    for (let i = 1; i <= 9; i++) await t.http.post('/sandboxes').send({ name: `self ${i}`, seed_demo: false }).expect(201);
+    expectProblem(await t.http.post('/sandboxes').send({ name: 'self 10', seed_demo: false }), 409, 'SANDBOX_LIMIT_REACHED');
+    await t.http.post('/sandboxes').set(operator).send({ name: 'operator', seed_demo: false }).expect(201);
+    expect(await rows(t)).toHaveLength(10);
+  });
+});
+
+describe('contract §13 Self-service: a self-service fixture holds at most 100 users and 1 000 accounts', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...SELF_SERVICE, SANDBOX_CREATE_PER_HOUR: '100' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('contract §13 Self-service: 101 users, or more than 1 000 accounts, is 400 VALIDATION_FAILED naming fixture, nothing written', async () => {
+    const before = await written(t);
+    for (const [name, fixture] of [
+      ['too many users', fixtureOf(101)],
+      ['too many accounts', fixtureOf(2, 501)],
+    ] as const) {
+      const refused = await t.http.post('/sandboxes').send({ name, seed_demo: false, fixture });
+      expectValidationFailed(refused, 'fixture');
+      expect(refused.body.reason.message).toContain('at most 100 users and 1000 accounts');
+    }
+    expect(await written(t)).toEqual(before);
+  });
+
+  it('contract §13 Self-service: 100 users with 1 000 accounts is created; the operator key takes more', async () => {
+    const own: Created = (await t.http.post('/sandboxes').send({ name: 'at the limit', seed_demo: false, fixture: fixtureOf(100, 10) }).expect(201)).body;
+    const [{ users, accounts }] = await t.app
+      .get(DataSource)
+      .query(`SELECT (SELECT count(*)::int FROM sandbox_user WHERE sandbox_id = $1) AS users, (SELECT count(*)::int FROM account WHERE sandbox_id = $1) AS accounts`, [own.sandbox_id]);
+    expect({ users, accounts }).toEqual({ users: 100, accounts: 1000 });
+    await t.http.post('/sandboxes').set(operator).send({ name: 'operator', seed_demo: false, fixture: fixtureOf(101) }).expect(201);
+  });
+});
+
+describe('contract §13: a creation is counted and reserved first, then seeded; never seen half seeded', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ...SELF_SERVICE, SANDBOX_CREATE_PER_HOUR: '1' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.app.get(DataSource).query(`DELETE FROM sandbox_creation`));
+
+  it('contract §13 Self-service with §2: a creation whose seeding fails (two users with one account number) leaves nothing: no sandbox, no reservation, and its count given back', async () => {
+    const fixture = fixtureOf(2);
+    const taken = '90001234567';
+    for (const user of fixture.users as Array<{ accounts: object[] }>) user.accounts = [{ name: 'Konto', currency: 'SEK', balance: 1, account_number: taken }];
+    const before = await written(t);
+    expectProblem(await t.http.post('/sandboxes').send({ name: 'fails while seeding', seed_demo: false, fixture }), 409);
+    expect(await written(t)).toEqual(before);
+    expect(await rows(t)).toEqual([]);
+    // SANDBOX_CREATE_PER_HOUR=1: the failed creation did not use it up.
+    await t.http.post('/sandboxes').send({ name: 'the real one', seed_demo: false }).expect(201);
+  });
+
+  it('contract §13: a reservation whose creation died is no sandbox (404 everywhere, not listed) but is counted, and the idle-sandbox job clears it after 10 minutes', async () => {
+    const id = randomUUID();
+    await t.get(SandboxRegistry).insert(
+      { id, name: 'died while seeding', adminKeyHash: null, selfService: true, seedDemo: false, demoPartnerKeyHash: null, downtimeCalendar: null, clockNow: null, clockFrozen: false, fixture: null },
+      true,
+    );
+    expectProblem(await t.http.get(`/sandboxes/${id}/sandbox/test-certificate`), 404, 'NOT_FOUND');
+    expectProblem(await t.http.get(`/sandboxes/${id}`).set(operator), 404, 'NOT_FOUND');
+    expectProblem(await t.http.post(`/sandboxes/${id}/reset`).set(operator), 404, 'NOT_FOUND');
+    expectProblem(await t.http.delete(`/sandboxes/${id}`).set(operator), 404, 'NOT_FOUND');
+    const listed = (await t.http.get('/sandboxes').set(operator).expect(200)).body.sandboxes.map((s: { sandbox_id: string }) => s.sandbox_id);
+    expect(listed).not.toContain(id);
+    expect((await rows(t)).map((row) => row.id)).toContain(id);
+    // Younger than a creation may take: kept. Older: cleared by the scheduled pass.
+    await t.get(JobRunner).tick();
+    expect((await rows(t)).map((row) => row.id)).toContain(id);
+    await t.app.get(DataSource).query(`UPDATE sandbox SET created_at = created_at - interval '11 minutes' WHERE id = $1`, [id]);
+    await t.get(JobRunner).tick();
+    expect((await rows(t)).map((row) => row.id)).not.toContain(id);
+  });
+});
+
+describeOnServer('contract §13: creating one sandbox never makes the creation of another wait for its seeding (PostgreSQL server)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: SELF_SERVICE, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  /** Whether a statement starting with `text` waits for a lock in this database now. */
+  const waiting = async (text: string): Promise<boolean> => {
+    const [{ n }] = await t.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [`${text}%`]);
+    return n > 0;
+  };
+  /** Polls until `condition` holds; fails if `settled` comes first. */
+  const until = async (condition: () => Promise<boolean>, settled: Promise<unknown>, what: string) => {
+    let done = false;
+    void settled.then(() => (done = true), () => (done = true));
+    for (;;) {
+      if (await condition()) return;
+      if (done) throw new Error(`finished before ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it('contract §13: a small creation completes while a large one is held in its seeding, and never waits for the creation lock', async () => {
+    // The large creation's seeding writes users; this transaction keeps every such write waiting.
+    const blocker = t.app.get(DataSource).createQueryRunner();
+    try {
+      await blocker.startTransaction();
+      await blocker.query('LOCK TABLE sandbox_user IN SHARE MODE');
+      const large = t.http.post('/sandboxes').set(operator).send({ name: 'large', seed_demo: false, fixture: fixtureOf(50, 2) }).then((res) => res);
+      // Its reservation is committed and its seeding waits on the users' table: the creation lock is free again.
+      await until(() => waiting('INSERT INTO sandbox_user'), large, 'the large creation reached its seeding');
+      expect((await rows(t)).filter((row) => !row.ready)).toHaveLength(1);
+
+      // Self-service and operator creations alike: each completes, none waits for the creation lock.
+      const smallCreations = Promise.all([
+        t.http.post('/sandboxes').send({ name: 'small, self-service', seed_demo: false }),
+        t.http.post('/sandboxes').set(operator).send({ name: 'small, operator', seed_demo: false }),
+      ]);
+      const waitedForLock = until(() => waiting("SELECT pg_advisory_xact_lock(hashtext('sandbox_create'))"), smallCreations, 'a small creation waited').then(
+        () => 'waited for the creation lock' as const,
+        () => new Promise<never>(() => undefined),
+      );
+      const first = await Promise.race([smallCreations.then(() => 'created' as const), waitedForLock]);
+      expect(first).toBe('created');
+      expect((await smallCreations).map((res) => res.status)).toEqual([201, 201]);
+      // The large one is still in its seeding: not a sandbox yet, to anyone.
+      const pending = (await rows(t)).filter((row) => !row.ready);
+      expect(pending).toHaveLength(1);
+      expectProblem(await t.http.get(`/sandboxes/${pending[0].id}`).set(operator), 404, 'NOT_FOUND');
+
+      await blocker.commitTransaction();
+      const created: Created = (await large).body;
+      expect((await large).status).toBe(201);
+      expect(created.sandbox_id).toBe(pending[0].id);
+      expect((await rows(t)).every((row) => row.ready)).toBe(true);
+      await t.http.get(`/sandboxes/${created.sandbox_id}/admin/clock`).set(key(created.admin_key)).expect(200);
+    } finally {
+      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+      await blocker.release();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +7,10 @@ import { DemoSeeder } from '@app/sandbox';
 import { newPartner, sampleFixture } from './support/fixtures';
 import { newPersonalNumber, withWrongCheckDigit } from './support/personal-numbers';
 import { expectProblem, expectValidationFailed } from './support/problems';
+import { bearer, expectOAuthError, Psd2Client } from './support/psd2';
+import { createSandbox, rowDigests, sandboxView } from './support/sandboxes';
 import { describeOnServer } from './support/server-only';
-import { createTestApp, TestApp } from './support/test-app';
+import { BASE_TIME, closeApps, createTestApp, TestApp, twoInstances } from './support/test-app';
 import { freshDatabase } from './support/test-db';
 import { DataSource } from 'typeorm';
 
@@ -186,6 +189,243 @@ describeOnServer('the demo set with several instances (contract §8, §1)', () =
       await b.close();
       await a.close();
       await db.drop();
+    }
+  });
+});
+
+interface ReseededUser {
+  personal_number: string;
+  name: string;
+  kyc_completed: boolean;
+  eid_behaviour: string;
+  accounts: [{ name: string; currency: string; balance: number; account_number: string }, ...Array<{ name: string; currency: string; balance: number; account_number?: string }>];
+}
+
+/** A fixture user of contract §8: AUTO_COMPLETE, KYC done, a numbered SEK account of 1 000 and an unnumbered one of 50. */
+function fixtureUser(): ReseededUser {
+  const personalNumber = newPersonalNumber();
+  return {
+    personal_number: personalNumber,
+    name: 'Rita Reseed',
+    kyc_completed: true,
+    eid_behaviour: 'AUTO_COMPLETE',
+    accounts: [
+      { name: 'Lönekonto', currency: 'SEK', balance: 1000, account_number: `9250${String(randomInt(1e7)).padStart(7, '0')}` },
+      { name: 'Sparkonto', currency: 'SEK', balance: 50 },
+    ],
+  };
+}
+type FixtureUserOf = ReseededUser;
+
+describe('seeding a user again replaces it as if new (contract §8)', () => {
+  let t: TestApp;
+  let tpp: Psd2Client;
+  beforeAll(async () => {
+    // TRUST_PROXY: the signing starts below come from two IP addresses (contract §11).
+    t = await createTestApp({ frozenAt: BASE_TIME, env: { TRUST_PROXY: 'on' } });
+    tpp = await Psd2Client.create(t);
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.clock.freeze());
+
+  const seed = async (...users: FixtureUserOf[]) => (await t.admin.post('/admin/seed', { users }).expect(200)).body;
+  const runJobs = () => t.admin.post('/admin/jobs/run').expect(200);
+  const tokenOf = async (user: FixtureUserOf, client = tpp) => (await client.tokens({ user: user.personal_number })).access_token;
+  const get = (path: string, token: string) => t.http.get(path).set(bearer(tpp, token));
+  const order = (account: string, token: string, over: Record<string, unknown> = {}, kind = 'transfers') =>
+    t.http
+      .post(`/psd2/savings/3.0/accounts/${account}/${kind}`)
+      .set(bearer(tpp, token))
+      .send({ amount: 100, currency: 'SEK', transfer_date: '2026-11-24', recipient_account_number: '5050-1055', recipient_name: 'Anna Svensson', ...over });
+  const sign = async (token: string, referenceIds: string[]) => {
+    const { signing_id } = (await t.http.post('/psd2/savings/3.0/transfers/signing/start').set(bearer(tpp, token)).send({ reference_ids: referenceIds }).expect(200)).body;
+    expect((await t.http.post('/psd2/savings/3.0/transfers/signing/collect').set(bearer(tpp, token)).send({ signing_id }).expect(200)).body.status).toBe('COMPLETE');
+  };
+  const openOrdersOf = async (personalNumber: string) =>
+    Number((await t.get(DataSource).query(`SELECT count(*) AS n FROM eid_order WHERE personal_number = $1 AND status IN ('INITIATED', 'PENDING')`, [personalNumber]))[0].n);
+
+  it('the same balances again, and none of the old transfers, recurring transfers or transactions; an unnumbered account is not doubled (contract §8)', async () => {
+    const user = fixtureUser();
+    const [seeded] = (await seed(user)).users;
+    const account = seeded.accounts[0].account_number;
+    const token = await tokenOf(user);
+    const paid = (await order(account, token).expect(201)).body.reference_id;
+    const later = (await order(account, token, { transfer_date: '2026-11-30' }).expect(201)).body.reference_id;
+    const recurring = (await order(account, token, { transfer_date: '2026-12-01', frequency: 'MONTHLY' }, 'recurring-transfers').expect(201)).body.reference_id;
+    await sign(token, [paid, later, recurring]);
+    await runJobs();
+    expect((await get(`/v2/accounts/${account}`, token).expect(200)).body).toMatchObject({ balance: 900, transactions: [expect.objectContaining({ reference_id: paid })] });
+
+    const [again] = (await seed(user)).users;
+    expect(again).toEqual({
+      personal_number: user.personal_number,
+      created: false,
+      accounts: [
+        { account_number: account, name: 'Lönekonto', currency: 'SEK', balance: 1000, available_balance: 1000 },
+        { account_number: expect.any(String), name: 'Sparkonto', currency: 'SEK', balance: 50, available_balance: 50 },
+      ],
+    });
+    const stored = (await t.admin.get(`/admin/users/${user.personal_number}`).expect(200)).body.accounts;
+    expect(stored).toHaveLength(2);
+    expect(stored).toEqual(expect.arrayContaining(again.accounts));
+    const fresh = await tokenOf(user);
+    expect((await get(`/v2/accounts/${account}`, fresh).expect(200)).body).toMatchObject({ balance: 1000, available_balance: 1000, transactions: [] });
+    expect((await get(`/v2/accounts/${account}/transfers`, fresh).expect(200)).body.transfers).toEqual([]);
+    expect((await get('/psd2/savings/3.0/accounts/recurring-transfers', fresh).expect(200)).body.recurring_transfers).toEqual([]);
+    expectProblem(await get(`/psd2/savings/3.0/accounts/${account}/transfers/${later}/status`, fresh), 404, 'NOT_FOUND');
+    // Nothing of the old orders runs later: past their dates the jobs book nothing on the new account.
+    await t.clock.freeze('2026-12-02T12:00:00+01:00');
+    await runJobs();
+    expect((await t.admin.get(`/admin/users/${user.personal_number}`).expect(200)).body.accounts).toEqual(expect.arrayContaining([expect.objectContaining({ account_number: account, balance: 1000 })]));
+  });
+
+  it("the user's access tokens (any kind, cached or not), refresh tokens and pending codes go: 401, invalid_grant, 404; its open eid orders are cancelled; another user's stay (contract §8)", async () => {
+    const [user, other] = [fixtureUser(), fixtureUser()];
+    await seed(user, other);
+    const token = await tokenOf(user);
+    await get('/v2/accounts', token).expect(200);
+    const nonAuthenticated = (await tpp.nonAuthenticated(user.personal_number).expect(200)).body.access_token;
+    const refreshToken = (await tpp.tokens({ flow: 'authorize', user: user.personal_number, scopes: 'AIS' })).refresh_token as string;
+    const unexchanged = await tpp.completedCode({ user: user.personal_number });
+    // AUTO_COMPLETE: the order stays PENDING until its first status call.
+    const { pendingCode: open } = await tpp.pendingCode({ user: user.personal_number });
+    const othersToken = await tokenOf(other);
+    expect(await openOrdersOf(user.personal_number)).toBe(1);
+
+    await seed(user);
+    expectProblem(await get('/v2/accounts', token), 401, 'UNAUTHORIZED');
+    expectProblem(await get('/v2/accounts', nonAuthenticated), 401, 'UNAUTHORIZED');
+    expectOAuthError(await tpp.refresh(refreshToken), 400, 'invalid_grant');
+    expectOAuthError(await tpp.exchange(unexchanged), 400, 'invalid_grant');
+    expectProblem(await tpp.status(unexchanged), 404, 'NOT_FOUND');
+    expectProblem(await tpp.status(open), 404, 'NOT_FOUND');
+    expect(await openOrdersOf(user.personal_number)).toBe(0);
+    const consents = await t.get(DataSource).query(`SELECT count(*)::int AS n FROM psd2_consent WHERE personal_number = $1`, [user.personal_number]);
+    expect(consents).toEqual([{ n: 0 }]);
+
+    expect((await get('/v2/accounts', othersToken).expect(200)).body.accounts).toHaveLength(2);
+    expect((await get('/v2/accounts', await tokenOf(user)).expect(200)).body.accounts).toHaveLength(2);
+  });
+
+  it("the user's enterprise end-user tokens go and its signing block ends; a partner's pre-approval and loan application naming it stay, the open signing cancelled (contract §8, §11)", async () => {
+    const user = fixtureUser();
+    await seed(user);
+    const partner = { Authorization: `Bearer ${(await newPartner(t)).api_key}` };
+    const loan = (await t.http.post('/api/loan-application/2.0/mortgages').set(partner).send({ applicants: [{ personal_number: user.personal_number, yearly_income: 700_000 }], loan_amount: 1_000_000 }).expect(201)).body.id;
+    const { pending_authorization_code } = (
+      await t.http.get('/api/auth/1.0/authorize').set(partner).query({ client_id: 'app', response_type: 'pending_code', scope: 'loan.read', user_id: user.personal_number }).expect(200)
+    ).body;
+    const endUser = { Authorization: `Bearer ${(await t.http.post('/api/auth/1.0/token').set(partner).type('form').send({ grant_type: 'pending_authorization_code', pending_code: pending_authorization_code }).expect(200)).body.access_token}` };
+    await t.http.get(`/api/loan-application/2.0/mortgages/status/${loan}`).set(endUser).expect(200);
+    const preApproval = (await t.http.post('/mortgage/2.0/pre-approval').set(partner).send({ applicants: [{ personal_number: user.personal_number, yearly_income: 1_000_000 }], loan_amount: 1_000_000 }).expect(201)).body.id;
+    const [participant] = (await t.http.post(`/mortgage/2.0/pre-approval/${preApproval}/acceptance`).set(partner).send({ with_unsecured_loan: false }).expect(200)).body.signing_process.participants;
+    const signing = (path: string, ip = '198.51.100.1') => t.http.post(`/signing/1.0/${path}`).set({ ...partner, 'X-Forwarded-For': ip }).send({ participant_id: participant.id });
+    await signing('start').expect(200);
+    // From another IP while the order is open: 409, and the person is blocked for 180 s (contract §11).
+    expectProblem(await signing('start', '198.51.100.2'), 409, 'RFA4_SIGNING_IN_PROGRESS');
+    expectProblem(await signing('start'), 409, 'RFA4_SIGNING_IN_PROGRESS');
+
+    await seed(user);
+    expectProblem(await t.http.get(`/api/loan-application/2.0/mortgages/status/${loan}`).set(endUser), 401, 'UNAUTHORIZED');
+    expect((await t.http.get(`/api/loan-application/2.0/mortgages/status/${loan}`).set(partner).expect(200)).body.status).toBeDefined();
+    expect((await signing('collect').expect(200)).body).toEqual({ status: 'FAILED', hint_code: 'CANCELLED' });
+    await signing('start').expect(200);
+    expect((await signing('collect').expect(200)).body.status).toBe('COMPLETE');
+    expect((await t.http.get(`/mortgage/2.0/pre-approval/${preApproval}/status`).set(partner).expect(200)).body.status).toEqual({ type: 'PROCESSING' });
+  });
+
+  it("an entry the user's transfer booked on another user's account stays, with that account's balance (contract §8)", async () => {
+    const [user, other] = [fixtureUser(), fixtureUser()];
+    await seed(user, other);
+    const [from, to] = [user.accounts[0].account_number, other.accounts[0].account_number];
+    const token = await tokenOf(user);
+    const paid = (await order(from, token, { recipient_account_number: to }).expect(201)).body.reference_id;
+    await sign(token, [paid]);
+    await runJobs();
+    const othersToken = await tokenOf(other);
+    const credited = (await get(`/v2/accounts/${to}`, othersToken).expect(200)).body;
+    expect(credited).toMatchObject({ balance: 1100, transactions: [expect.objectContaining({ reference_id: paid, amount: 100 })] });
+
+    await seed(user);
+    expect((await get(`/v2/accounts/${to}`, othersToken).expect(200)).body).toEqual(credited);
+    expect((await get(`/v2/accounts/${from}`, await tokenOf(user)).expect(200)).body).toMatchObject({ balance: 1000, transactions: [] });
+  });
+
+  it('all or nothing: a fixture refused for a late conflict leaves the user seeded again as it was, tokens and transfers included (contract §2, §8)', async () => {
+    const [user, owner] = [fixtureUser(), fixtureUser()];
+    await seed(user, owner);
+    const token = await tokenOf(user);
+    const account = user.accounts[0].account_number;
+    const ordered = (await order(account, token).expect(201)).body.reference_id;
+    const intruder: ReseededUser = { ...fixtureUser(), accounts: [{ name: 'Taken', currency: 'SEK', balance: 1, account_number: owner.accounts[0].account_number }] };
+    expectProblem(await t.admin.post('/admin/seed', { users: [user, intruder] }), 409, 'CONFLICT');
+    await get(`/psd2/savings/3.0/accounts/${account}/transfers/${ordered}/status`, token).expect(200);
+    await t.admin.get(`/admin/users/${intruder.personal_number}`).expect(404);
+  });
+
+  it("frees a reseeded user's account number for another user of the same fixture, whatever their order (contract §8)", async () => {
+    const [first, second] = [fixtureUser(), fixtureUser()];
+    await seed(first, second);
+    // The second now takes the first's numbered account; the first gets a new number.
+    const swapped: ReseededUser = { ...second, accounts: [{ ...second.accounts[0], account_number: first.accounts[0].account_number }] };
+    const renumbered: ReseededUser = { ...first, accounts: [{ ...first.accounts[0], account_number: second.accounts[0].account_number }] };
+    const { users } = await seed(swapped, renumbered);
+    expect(users.map((u: { accounts: Array<{ account_number: string }> }) => u.accounts.map((a) => a.account_number))).toEqual([
+      [first.accounts[0].account_number],
+      [second.accounts[0].account_number],
+    ]);
+  });
+
+  it('PUT /admin/users/{personal_number} on an existing user is an update (200): its accounts, transfers and tokens stay (contract §8)', async () => {
+    const user = fixtureUser();
+    await seed(user);
+    const token = await tokenOf(user);
+    const ordered = (await order(user.accounts[0].account_number, token).expect(201)).body.reference_id;
+    await t.admin.put(`/admin/users/${user.personal_number}`, { name: 'Rita Renamed', kyc_completed: true }).expect(200);
+    expect((await get('/v2/accounts', token).expect(200)).body.accounts).toHaveLength(2);
+    await get(`/psd2/savings/3.0/accounts/${user.accounts[0].account_number}/transfers/${ordered}/status`, token).expect(200);
+  });
+
+  it('another sandbox is untouched: the same personal number and account number there keep everything (contract §8, §13)', async () => {
+    const user = fixtureUser();
+    await seed(user);
+    const sandbox = await createSandbox(t, { seed_demo: false, clock: { now: BASE_TIME, frozen: true }, fixture: { users: [user] } });
+    const view = sandboxView(t, sandbox, BASE_TIME);
+    const there = await Psd2Client.create(view);
+    const token = (await there.tokens({ user: user.personal_number })).access_token;
+    const account = user.accounts[0].account_number;
+    const ordered = (await view.http.post(`/psd2/savings/3.0/accounts/${account}/transfers`).set(bearer(there, token))
+      .send({ amount: 100, currency: 'SEK', transfer_date: '2026-11-24', recipient_account_number: '5050-1055', recipient_name: 'Anna Svensson' }).expect(201)).body.reference_id;
+    const before = await rowDigests(t.get(DataSource), sandbox.sandbox_id);
+
+    await seed(user);
+    expect(await rowDigests(t.get(DataSource), sandbox.sandbox_id)).toEqual(before);
+    await view.http.get(`/psd2/savings/3.0/accounts/${account}/transfers/${ordered}/status`).set(bearer(there, token)).expect(200);
+  });
+});
+
+describeOnServer('seeding a user again, two instances (contract §8, §1)', () => {
+  it("the user's access token cached on another instance is 401 there within a second", async () => {
+    const [a, b] = await twoInstances({ frozenAt: BASE_TIME });
+    try {
+      await a.clock.freeze();
+      const user = fixtureUser();
+      await a.admin.post('/admin/seed', { users: [user] }).expect(200);
+      const tpp = await Psd2Client.create(a);
+      const token = (await tpp.tokens({ user: user.personal_number })).access_token;
+      const read = () => b.http.get('/v2/accounts').set(bearer(tpp, token));
+      await read().expect(200);
+      await a.admin.post('/admin/seed', { users: [user] }).expect(200);
+      // Within a second, re-asked for up to 1.5 s of real time as clients do (request time included).
+      const deadline = Date.now() + 1500;
+      let status = (await read()).status;
+      while (status !== 401 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await read()).status;
+      }
+      expect(status).toBe(401);
+    } finally {
+      await closeApps(a, b);
     }
   });
 });

@@ -228,15 +228,15 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       expect((await collect(second).expect(200)).body.status).toBe('PENDING');
     });
 
-    it('start from A, start from B: 409 and the person is blocked 180 s for start, start/phone and cancel; a call at block end succeeds', async () => {
+    it('start from A, start from B: 409 and the person is blocked 180 s for start, start/phone and cancel; a call at block end succeeds, a millisecond before it is refused (contract §6, §11)', async () => {
       const p = await participant();
       await start(p, IP_A).expect(200);
       expect409(await start(p, IP_B));
-      await t.clock.advance(179);
+      await t.clock.advance(179.999);
       expect409(await start(p, IP_A));
       expect409(await phone(p, IP_A));
       expect409(await cancel(p, IP_A));
-      await t.clock.advance(1);
+      await t.clock.advance(0.001);
       await start(p, IP_A).expect(200);
     });
 
@@ -249,14 +249,14 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
       expect409(await start(other, IP_A));
     });
 
-    it('phone, phone: 409 and blocked 60 s; at 59 s still refused, at 60 s a new phone signing starts', async () => {
+    it('phone, phone: 409 and blocked 60 s; a millisecond before 60 s still refused, at exactly 60 s a new phone signing starts (contract §6, §11)', async () => {
       const p = await participant();
       await phone(p).expect(204);
       expect409(await phone(p));
-      await t.clock.advance(59);
+      await t.clock.advance(59.999);
       expect409(await phone(p));
       expect409(await start(p));
-      await t.clock.advance(1);
+      await t.clock.advance(0.001);
       await phone(p).expect(204);
     });
 
@@ -270,9 +270,9 @@ describe('partner signing (bank §2.5, §3.2, §4.4, §7.2; contract §4, §11)'
           await t.http.post(`/sandbox/eid/operations/${listed.body.operations[0].operation_id}/open`).expect(204);
         }
         expect409(await phone(p));
-        await t.clock.advance(59);
+        await t.clock.advance(59.999);
         expect409(await phone(p));
-        await t.clock.advance(1);
+        await t.clock.advance(0.001);
         await phone(p).expect(204);
         expect((await collect(p).expect(200)).body.status).not.toBe('FAILED');
       }

@@ -3,18 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, createSecureContext } from 'node:tls';
-import { webcrypto, X509Certificate } from 'node:crypto';
+import { randomUUID, webcrypto, X509Certificate } from 'node:crypto';
 import { Agent } from 'node:https';
 import * as x509 from '@peculiar/x509';
+import { DataSource } from 'typeorm';
 import { JournalWriter } from '@app/common';
-import { readPsd2Certificate } from '@app/directory';
+import { SandboxesService } from '@app/sandbox';
+import { issueTestCertificate, readPsd2Certificate } from '@app/directory';
 import { newPartner } from './support/fixtures';
 import { clientOf, issueCertificate, type IssuedCertificate, tlsCall, type TlsAnswer, type TlsCallOptions } from './support/mutual-tls';
 import { expectProblem, expectValidationFailed } from './support/problems';
-import { newOrganizationId, newUser, PSU_IP } from './support/psd2';
+import { bearer, expectOAuthError, newOrganizationId, newUser, Psd2Client, PSU_IP } from './support/psd2';
 import { createSandbox, sandboxView } from './support/sandboxes';
 import { describeOnServer } from './support/server-only';
-import { ADMIN_KEY, BASE_TIME, createTestApp, type TestApp } from './support/test-app';
+import { ADMIN_KEY, BASE_TIME, closeApps, createTestApp, type TestApp, twoInstances } from './support/test-app';
 import { freshDatabase } from './support/test-db';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -25,6 +27,17 @@ function expectTlsProblem(res: TlsAnswer, status: number, code: string): string 
   expect(res.body).toMatchObject({ type: 'about:blank', status, reason: { code, message: expect.any(String) } });
   if (status === 401) expect(res.headers['www-authenticate']).toBe('Bearer realm="sandbox"');
   return res.body.reason?.message ?? '';
+}
+
+/** A bearer token refused (contract §2, §16): 401 UNAUTHORIZED with error="invalid_token"; the message matches `message`. */
+function expectInvalidToken(res: TlsAnswer, message: RegExp): void {
+  expect({ status: res.status, code: res.body.reason?.code, challenge: res.headers['www-authenticate'] }).toEqual({
+    status: 401,
+    code: 'UNAUTHORIZED',
+    challenge: 'Bearer realm="sandbox", error="invalid_token"',
+  });
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body.reason?.message).toMatch(message);
 }
 
 /** An RFC 6749 answer of a token endpoint (contract §2). */
@@ -58,8 +71,8 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
     const client = issued ? clientOf(issued) : undefined;
     const headers = (extra: Record<string, string> = {}) => ({ 'PSU-IP-Address': PSU_IP, ...extra });
     return {
-      start: (user: string, scopes = 'AIS', extra: Record<string, string> = {}) =>
-        call(`${prefix}/psd2/auth/3.0/authenticate`, { client, headers: headers({ 'X-Sandbox-User': user, ...extra }), json: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes } }),
+      start: (user: string, scopes = 'AIS', extra: Record<string, string> = {}, flow: 'authenticate' | 'authorize' = 'authenticate') =>
+        call(`${prefix}/psd2/auth/3.0/${flow}`, { client, headers: headers({ 'X-Sandbox-User': user, ...extra }), json: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes } }),
       status: (pendingCode: string) => call(`${prefix}/psd2/auth/3.0/status`, { client, headers: headers(), json: { pending_code: pendingCode } }),
       token: (form: Record<string, string>, extra: Record<string, string> = {}) => call(`${prefix}/psd2/auth/1.0/token`, { client, headers: headers(extra), form }),
       accounts: (token: string) => call(`${prefix}/v2/accounts`, { client, headers: headers({ Authorization: `Bearer ${token}` }) }),
@@ -67,8 +80,8 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
   };
 
   /** A COMPLETE pending code of an AUTO_COMPLETE user, started over TLS with `issued`. */
-  async function completedCode(issued: IssuedCertificate, user: string, prefix = ''): Promise<string> {
-    const started = await psd2(issued, prefix).start(user);
+  async function completedCode(issued: IssuedCertificate, user: string, prefix = '', flow: 'authenticate' | 'authorize' = 'authenticate'): Promise<string> {
+    const started = await psd2(issued, prefix).start(user, 'AIS', {}, flow);
     expect(started.status).toBe(200);
     const code = String(started.body.pending_code);
     expect((await psd2(issued, prefix).status(code)).body.eid_auth_status).toBe('COMPLETE');
@@ -80,6 +93,9 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
     expect(exchanged.status).toBe(200);
     return String(exchanged.body.access_token);
   }
+
+  /** How many certificates the sandbox CA has issued (its register, the service's). */
+  const issuedCount = async () => Number((await t.get(DataSource).query('SELECT count(*)::int AS n FROM issued_certificate'))[0].n);
 
   describe('the sandbox CA and issuing (contract §16)', () => {
     it('serves the CA certificate at GET /sandbox/ca.pem, valid 2000-01-01 to 2099-12-31, without its key', async () => {
@@ -127,7 +143,7 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
     });
 
     it('keeps the private key and the PKCS#12 out of the request journal (contract §14 redaction)', async () => {
-      const res = await t.http.post('/sandbox/certificates').send({ organization_id: newOrganizationId(), roles: [] }).expect(201);
+      const res = await t.admin.post('/sandbox/certificates', { organization_id: newOrganizationId(), roles: [] }).expect(201);
       await t.app.get(JournalWriter).flush();
       const entry = (await t.admin.get(`/admin/requests/${String(res.headers['x-request-id'])}`).expect(200)).body;
       const stored = JSON.stringify(entry);
@@ -148,7 +164,46 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       ['not_after', { organization_id: 'PSDSE-FINA-1', roles: [], not_after: '2026-01-01T00:00:00Z' }],
       ['common_name', { organization_id: 'PSDSE-FINA-1', roles: [], common_name: '' }],
     ])('answers 400 VALIDATION_FAILED naming %s for bad input, never a 500 (contract §16, §2)', async (field, body) => {
-      expectValidationFailed(await t.http.post('/sandbox/certificates').send(body), field);
+      expectValidationFailed(await t.admin.post('/sandbox/certificates', body), field);
+    });
+
+    it('needs the operator key at the root: none 401 with the challenge, a wrong key or a sandbox\'s own key 401 invalid_token, nothing issued (contract §16, §2)', async () => {
+      const sandbox = await createSandbox(t, { seed_demo: false });
+      const body = { organization_id: newOrganizationId(), roles: ['PSP_AI'] };
+      const before = await issuedCount();
+      const none = await t.http.post('/sandbox/certificates').send(body);
+      expectProblem(none, 401, 'UNAUTHORIZED');
+      expect(none.headers['www-authenticate']).toBe('Bearer realm="sandbox"');
+      for (const key of ['wrong-key-0123456789abcdef', sandbox.admin_key]) {
+        const refused = await t.http.post('/sandbox/certificates').set({ Authorization: `Bearer ${key}` }).send(body);
+        expectProblem(refused, 401, 'UNAUTHORIZED');
+        expect(refused.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+      }
+      expect(await issuedCount()).toBe(before);
+      expect((await issueCertificate(t, body)).serial).toMatch(/^[0-9A-F]+$/);
+    });
+
+    it('takes a sandbox\'s own admin key or the operator key under its prefix; another sandbox\'s key or none is 401 (contract §16, §13 Keys)', async () => {
+      const sandbox = await createSandbox(t, { seed_demo: false });
+      const other = await createSandbox(t, { seed_demo: false });
+      const prefix = `/sandboxes/${sandbox.sandbox_id}`;
+      const body = { organization_id: newOrganizationId(), roles: ['PSP_AI'] };
+      expect((await issueCertificate(t, body, prefix, sandbox.admin_key)).certificate_pem).toContain('BEGIN CERTIFICATE');
+      expect((await issueCertificate(t, body, prefix, ADMIN_KEY)).certificate_pem).toContain('BEGIN CERTIFICATE');
+      const before = await issuedCount();
+      expectProblem(await t.http.post(`${prefix}/sandbox/certificates`).set({ Authorization: `Bearer ${other.admin_key}` }).send(body), 401, 'UNAUTHORIZED');
+      expectProblem(await t.http.post(`${prefix}/sandbox/certificates`).send(body), 401, 'UNAUTHORIZED');
+      expect(await issuedCount()).toBe(before);
+    });
+
+    it('needs the key on the TLS port too, without a client certificate (contract §16)', async () => {
+      const body = { organization_id: newOrganizationId(), roles: [] };
+      expectTlsProblem(await call('/sandbox/certificates', { json: body }), 401, 'UNAUTHORIZED');
+      expect((await call('/sandbox/certificates', { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, json: body })).status).toBe(201);
+    });
+
+    it('keeps GET /sandbox/ca.pem open: no key needed (contract §16)', async () => {
+      expect((await t.http.get('/sandbox/ca.pem').expect(200)).text).toBe(ca);
     });
   });
 
@@ -220,7 +275,7 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect((await call('/sandbox/test-certificate?roles=PSP_AI')).status).toBe(200);
       expect((await call('/admin/clock', { headers: { Authorization: `Bearer ${ADMIN_KEY}` } })).status).toBe(200);
       expect((await call('/sandboxes', { headers: { Authorization: `Bearer ${ADMIN_KEY}` } })).status).toBe(200);
-      expect((await call('/sandbox/certificates', { json: { organization_id: newOrganizationId(), roles: [] } })).status).toBe(201);
+      expect((await call('/sandbox/certificates', { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, json: { organization_id: newOrganizationId(), roles: [] } })).status).toBe(201);
     });
 
     it('reads the roles from the certificate: PSP_AI alone cannot start a PIS scope (403 ROLE_NOT_IN_CERTIFICATE)', async () => {
@@ -231,7 +286,7 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect((await psd2(issued).start(user, 'AIS')).status).toBe(200);
     });
 
-    it('binds pending codes and tokens to the organization: another certificate of it may use them, another organization\'s may not', async () => {
+    it('binds pending codes to the organization (another certificate of it may exchange one) and the token to the certificate it was exchanged with (contract §16)', async () => {
       const first = await issue(['PSP_AI']);
       const sameOrganization = await issue(['PSP_AI'], { organization_id: orgOf(first) });
       const other = await issue(['PSP_AI']);
@@ -243,10 +298,9 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect(exchanged.status).toBe(200);
       const token = String(exchanged.body.access_token);
 
-      expect((await psd2(first).accounts(token)).status).toBe(200);
-      const refused = await psd2(other).accounts(token);
-      expectTlsProblem({ ...refused, headers: { ...refused.headers, 'www-authenticate': 'Bearer realm="sandbox"' } }, 401, 'UNAUTHORIZED');
-      expect(refused.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+      expect((await psd2(sameOrganization).accounts(token)).status).toBe(200);
+      expectInvalidToken(await psd2(first).accounts(token), /bound to another client certificate/);
+      expectInvalidToken(await psd2(other).accounts(token), /another TPP/);
     });
 
     it('takes X-PSD2-CLIENT-TEST-CERT only when it is the handshake\'s certificate, else 401', async () => {
@@ -290,20 +344,25 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
       expect((await call('/health')).status).toBe(200);
     });
 
-    it('judges validity by the sandbox clock: expired past not_after (401 CERTIFICATE_INVALID, invalid_client at the token endpoint; bank §7.1 case 1)', async () => {
+    it('judges validity by the sandbox clock: valid a millisecond before not_after, expired at exactly not_after (401 CERTIFICATE_INVALID, invalid_client at the token endpoint; bank §7.1 case 1; contract §6, §16)', async () => {
       const issued = await issue(['PSP_AI'], { not_after: '2026-11-24T12:00:00+01:00' });
       const user = await newUser(t);
       expect((await psd2(issued).start(user)).status).toBe(200);
-      await t.clock.advance(2 * 60 * 60 + 1);
+      // Validity is [not_before, not_after): contract §6 makes every period half-open, RFC 5280's inclusive notAfter notwithstanding.
+      await t.clock.set('2026-11-24T11:59:59.999+01:00', true);
+      expect((await psd2(issued).start(user)).status).toBe(200);
+      await t.clock.set('2026-11-24T12:00:00.000+01:00', true);
       expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('expired');
       expect(expectTlsOAuthError(await psd2(issued).token({ grant_type: 'non_authenticated_token', user_id: user }), 401, 'invalid_client')).toContain('expired');
     });
 
-    it('judges validity by the sandbox clock: not yet valid before not_before, valid once the clock gets there', async () => {
+    it('judges validity by the sandbox clock: not yet valid a millisecond before not_before, valid from exactly not_before (contract §6, §16)', async () => {
       const issued = await issue(['PSP_AI'], { not_before: '2026-11-25T10:00:00+01:00' });
       const user = await newUser(t);
       expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('not yet valid');
-      await t.clock.set('2026-11-25T10:00:01+01:00', true);
+      await t.clock.set('2026-11-25T09:59:59.999+01:00', true);
+      expect(expectTlsProblem(await psd2(issued).start(user), 401, 'CERTIFICATE_INVALID')).toContain('not yet valid');
+      await t.clock.set('2026-11-25T10:00:00.000+01:00', true);
       expect((await psd2(issued).start(user)).status).toBe(200);
     });
 
@@ -360,6 +419,199 @@ describe('strict mode: mutual TLS with sandbox-issued eIDAS certificates (contra
         .expect(200);
     });
   });
+
+  describe('certificate-bound tokens (contract §16, RFC 8705 §3)', () => {
+    /** Two certificates of one organization, and another organization's. */
+    async function sameOrganizationPair(roles: string[] = ['PSP_AI']): Promise<[IssuedCertificate, IssuedCertificate]> {
+      const first = await issue(roles);
+      return [first, await issue(roles, { organization_id: orgOf(first) })];
+    }
+    /** The same certificate as a plain-port TPP (X-PSD2-CLIENT-TEST-CERT: Base64 of its PEM; contract §3). */
+    const onPlainPort = (issued: IssuedCertificate) => new Psd2Client(t, Buffer.from(issued.certificate_pem).toString('base64'));
+    const refresh = (issued: IssuedCertificate, refreshToken: string) => psd2(issued).token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+
+    it('binds an access token to the certificate of its handshake: another certificate of the same organization is 401 invalid_token', async () => {
+      const [first, second] = await sameOrganizationPair();
+      const user = await newUser(t, { accounts: 1 });
+      const token = await accessToken(first, user);
+      expect((await psd2(first).accounts(token)).status).toBe(200);
+      expectInvalidToken(await psd2(second).accounts(token), /bound to another client certificate/);
+      // Read once, kept in this instance's memory: still bound (contract §16 with issue 19's cache).
+      expectInvalidToken(await psd2(second).accounts(token), /bound to another client certificate/);
+      expect((await psd2(first).accounts(token)).status).toBe(200);
+    });
+
+    it('binds the refresh token and what it buys: another certificate of the organization is 400 invalid_grant at the refresh grant, and that refused use is not counted', async () => {
+      const [first, second] = await sameOrganizationPair();
+      const user = await newUser(t, { accounts: 1 });
+      const code = await completedCode(first, user, '', 'authorize');
+      const exchanged = await psd2(first).token({ grant_type: 'pending_authorization_code', pending_code: code });
+      expect(exchanged.status).toBe(200);
+      const refreshToken = String(exchanged.body.refresh_token);
+
+      expect(expectTlsOAuthError(await refresh(second, refreshToken), 400, 'invalid_grant')).toMatch(/bound to another client certificate/);
+      const refreshed = await refresh(first, refreshToken);
+      expect(refreshed.status).toBe(200);
+      const access = String(refreshed.body.access_token);
+      expect((await psd2(first).accounts(access)).status).toBe(200);
+      expectInvalidToken(await psd2(second).accounts(access), /bound to another client certificate/);
+      // Bank §5.5: 4 uses a day; the refused use above took none of them.
+      for (let use = 2; use <= 4; use++) expect((await refresh(first, refreshToken)).status).toBe(200);
+      expectTlsOAuthError(await refresh(first, refreshToken), 400, 'invalid_grant');
+    });
+
+    it('binds a non-authenticated token to the certificate of its handshake', async () => {
+      const [first, second] = await sameOrganizationPair();
+      const user = await newUser(t, { accounts: 1 });
+      const issued = await psd2(first).token({ grant_type: 'non_authenticated_token', user_id: user });
+      expect(issued.status).toBe(200);
+      const token = String(issued.body.access_token);
+      expect((await psd2(first).accounts(token)).status).toBe(200);
+      expectInvalidToken(await psd2(second).accounts(token), /bound to another client certificate/);
+    });
+
+    it('keeps the two ports apart: a plain-port token is 401 invalid_token on the TLS port and a TLS-port token on the plain port, even with the same certificate; refresh tokens 400 invalid_grant', async () => {
+      const issued = await issue(['PSP_AI']);
+      const plain = onPlainPort(issued);
+      const user = await newUser(t, { accounts: 1 });
+
+      const plainTokens = await plain.tokens({ flow: 'authorize', user, scopes: 'AIS' });
+      await t.http.get('/v2/accounts').set(bearer(plain, plainTokens.access_token)).expect(200);
+      expectInvalidToken(await psd2(issued).accounts(plainTokens.access_token), /obtained on the plain port/);
+      expect(expectTlsOAuthError(await refresh(issued, String(plainTokens.refresh_token)), 400, 'invalid_grant')).toMatch(/obtained on the plain port/);
+
+      const code = await completedCode(issued, user, '', 'authorize');
+      const tlsTokens = (await psd2(issued).token({ grant_type: 'pending_authorization_code', pending_code: code })).body;
+      const refused = await t.http.get('/v2/accounts').set(bearer(plain, String(tlsTokens.access_token)));
+      expectProblem(refused, 401, 'UNAUTHORIZED');
+      expect(refused.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+      expect(refused.body.reason.message).toMatch(/not on the plain port/);
+      const plainRefresh = await plain.refresh(String(tlsTokens.refresh_token));
+      expectOAuthError(plainRefresh, 400, 'invalid_grant');
+      expect(plainRefresh.body.error_description).toMatch(/not on the plain port/);
+      const nonAuthenticated = (await psd2(issued).token({ grant_type: 'non_authenticated_token', user_id: user })).body;
+      expectProblem(await t.http.get('/v2/accounts').set(bearer(plain, String(nonAuthenticated.access_token))), 401, 'UNAUTHORIZED');
+    });
+
+    it('ends a bound token with the revocation of its certificate: the next request with it is 401, with that certificate or another of the organization', async () => {
+      const [first, second] = await sameOrganizationPair();
+      const user = await newUser(t, { accounts: 1 });
+      const code = await completedCode(first, user, '', 'authorize');
+      const tokens = (await psd2(first).token({ grant_type: 'pending_authorization_code', pending_code: code })).body;
+      const token = String(tokens.access_token);
+      expect((await psd2(first).accounts(token)).status).toBe(200);
+
+      await t.admin.post(`/admin/certificates/${first.serial}/revoke`).expect(204);
+      expect(expectTlsProblem(await psd2(first).accounts(token), 401, 'CERTIFICATE_INVALID')).toContain('revoked');
+      expectInvalidToken(await psd2(second).accounts(token), /bound to another client certificate/);
+      expect(expectTlsOAuthError(await refresh(first, String(tokens.refresh_token)), 401, 'invalid_client')).toContain('revoked');
+      expectTlsOAuthError(await refresh(second, String(tokens.refresh_token)), 400, 'invalid_grant');
+      // The other certificate itself still works: revocation ends what is bound to the revoked one.
+      expect((await psd2(second).accounts(await accessToken(second, user))).status).toBe(200);
+    });
+
+    it('binds enterprise client-credentials and end-user tokens to the certificate of their handshake: another certificate of the organization, or the other port, is 401 invalid_token', async () => {
+      const [first, second] = await sameOrganizationPair([]);
+      const partner = await newPartner(t);
+      const key = { Authorization: `Bearer ${partner.api_key}` };
+      const rate = '/api/interest-rates/2.0/effective-interest-rate?loan_amount=100000&nominal_interest_rate=5&term_months=120';
+
+      const clientCredentials = await call('/api/auth/1.0/token', { headers: key, client: clientOf(first), form: { grant_type: 'client_credentials' } });
+      expect(clientCredentials.status).toBe(200);
+      const cc = { Authorization: `Bearer ${String(clientCredentials.body.access_token)}` };
+      expect((await call(rate, { headers: cc, client: clientOf(first) })).status).toBe(200);
+      expectInvalidToken(await call(rate, { headers: cc, client: clientOf(second) }), /bound to another client certificate/);
+      const plainUse = await t.http.get(rate).set(cc);
+      expectProblem(plainUse, 401, 'UNAUTHORIZED');
+      expect(plainUse.headers['www-authenticate']).toBe('Bearer realm="sandbox", error="invalid_token"');
+
+      const plainToken = (await t.http.post('/api/auth/1.0/token').set(key).type('form').send({ grant_type: 'client_credentials' }).expect(200)).body.access_token;
+      await t.http.get(rate).set({ Authorization: `Bearer ${plainToken}` }).expect(200);
+      expectInvalidToken(await call(rate, { headers: { Authorization: `Bearer ${plainToken}` }, client: clientOf(first) }), /obtained on the plain port/);
+
+      const user = await newUser(t);
+      const query = new URLSearchParams({ client_id: 'c', response_type: 'pending_code', scope: 'loan.read', user_id: user });
+      const authorized = await call(`/api/auth/1.0/authorize?${query.toString()}`, { headers: key, client: clientOf(first) });
+      expect(authorized.status).toBe(200);
+      const exchanged = await call('/api/auth/1.0/token', {
+        headers: key,
+        client: clientOf(first),
+        form: { grant_type: 'pending_authorization_code', pending_code: String(authorized.body.pending_authorization_code) },
+      });
+      expect(exchanged.status).toBe(200);
+      const endUser = { Authorization: `Bearer ${String(exchanged.body.access_token)}` };
+      const status = `/api/loan-application/2.0/mortgages/status/${randomUUID()}`;
+      expectTlsProblem(await call(status, { headers: endUser, client: clientOf(first) }), 404, 'NOT_FOUND');
+      expectInvalidToken(await call(status, { headers: endUser, client: clientOf(second) }), /bound to another client certificate/);
+      expectProblem(await t.http.get(status).set(endUser), 401, 'UNAUTHORIZED');
+    });
+  });
+
+  describe('organization ids beginning with sha256: are refused (contract §16, §3)', () => {
+    const borrowed = `sha256:${'ab'.repeat(32)}`;
+
+    it('at issuing, at the root and under a sandbox prefix: 400 naming organization_id, nothing issued', async () => {
+      const sandbox = await createSandbox(t, { seed_demo: false });
+      const before = await issuedCount();
+      for (const prefix of ['', `/sandboxes/${sandbox.sandbox_id}`]) {
+        const res = await t.http.post(`${prefix}/sandbox/certificates`).set({ Authorization: `Bearer ${ADMIN_KEY}` }).send({ organization_id: borrowed, roles: [] });
+        expectValidationFailed(res, 'organization_id');
+        expect(res.body.reason.message).toContain('sha256:');
+      }
+      expect(await issuedCount()).toBe(before);
+    });
+
+    it('at GET /sandbox/test-certificate, PUT /admin/tpps/{organization_id} and in a fixture\'s tpps (POST /admin/seed, POST /sandboxes): 400 naming it, nothing written', async () => {
+      const minted = await t.http.get('/sandbox/test-certificate').query({ roles: 'PSP_AI', organization_id: borrowed });
+      expectValidationFailed(minted, 'organization_id');
+      expect(minted.body.reason.message).toContain('sha256:');
+      const tpps = async () => Number((await t.get(DataSource).query(`SELECT count(*)::int AS n FROM tpp WHERE identifier LIKE 'sha256:%'`))[0].n);
+      const before = await tpps();
+      const put = await t.admin.put(`/admin/tpps/${borrowed}`, { non_authenticated_token_lifetime_s: 600 });
+      expectValidationFailed(put, 'organization_id');
+      expect(put.body.reason.message).toContain('sha256:');
+      expectValidationFailed(await t.admin.post('/admin/seed', { tpps: [{ organization_id: borrowed, non_authenticated_token_lifetime_s: 600 }] }), 'tpps.0.organization_id');
+      const sandboxes = Number((await t.get(DataSource).query('SELECT count(*)::int AS n FROM sandbox'))[0].n);
+      const created = await t.http
+        .post('/sandboxes')
+        .set({ Authorization: `Bearer ${ADMIN_KEY}` })
+        .send({ name: 'borrowed', seed_demo: false, fixture: { tpps: [{ organization_id: borrowed, non_authenticated_token_lifetime_s: 600 }] } });
+      expectValidationFailed(created, 'fixture.tpps.0.organization_id');
+      expect(Number((await t.get(DataSource).query('SELECT count(*)::int AS n FROM sandbox'))[0].n)).toBe(sandboxes);
+      expect(await tpps()).toBe(before);
+    });
+
+    it('in X-PSD2-CLIENT-TEST-CERT: a certificate that borrows the sha256: name of a certificate without an organization id is 401, and does not become that TPP', async () => {
+      const user = await newUser(t);
+      const anonymous = await certificateWithoutOrganizationId();
+      const fingerprint = readPsd2Certificate(anonymous.toString('base64')).fingerprint;
+      const start = (certificate: string) =>
+        t.http
+          .post('/psd2/auth/3.0/authenticate')
+          .set({ 'X-PSD2-CLIENT-TEST-CERT': certificate, 'PSU-IP-Address': PSU_IP, 'X-Sandbox-User': user })
+          .send({ end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS' });
+      // The certificate without an organization id is the TPP sha256:<its fingerprint> (contract §3).
+      expectProblem(await start(anonymous.toString('base64')), 403, 'ROLE_NOT_IN_CERTIFICATE');
+      const impostor = (await issueTestCertificate({ roles: ['PSP_AI'], organizationId: `sha256:${fingerprint}`, now: new Date(BASE_TIME) })).toString('base64');
+      const refused = await start(impostor);
+      expectProblem(refused, 401, 'UNAUTHORIZED');
+      expect(refused.body.reason.message).toContain('sha256:');
+      expectProblem(await t.http.get('/sandbox/requests').set({ 'X-PSD2-CLIENT-TEST-CERT': impostor }), 401, 'UNAUTHORIZED');
+    });
+
+    it('in the TLS client certificate, even one the sandbox CA signed: 401 CERTIFICATE_INVALID, invalid_client at the token endpoint', async () => {
+      const user = await newUser(t);
+      const borrowing = await signedBySandboxCa(t, borrowed);
+      const start = await call('/psd2/auth/3.0/authenticate', {
+        client: borrowing,
+        headers: { 'PSU-IP-Address': PSU_IP, 'X-Sandbox-User': user },
+        json: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS' },
+      });
+      expect(expectTlsProblem(start, 401, 'CERTIFICATE_INVALID')).toContain('sha256:');
+      const token = await call('/psd2/auth/1.0/token', { client: borrowing, headers: { 'PSU-IP-Address': PSU_IP }, form: { grant_type: 'non_authenticated_token', user_id: user } });
+      expectTlsOAuthError(token, 401, 'invalid_client');
+    });
+  });
 });
 
 describe('the TLS port\'s server certificate (contract §16)', () => {
@@ -405,6 +657,66 @@ describe('the TLS port\'s server certificate (contract §16)', () => {
       await t.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('issuing certificates without ADMIN_API_KEY (contract §16, §13 Keys)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ADMIN_API_KEY: '' }, keepClock: true });
+  });
+  afterAll(() => t.close());
+
+  it('is 403 at the root, with or without a key; a created sandbox\'s own admin key issues under its prefix', async () => {
+    const body = { organization_id: newOrganizationId(), roles: ['PSP_AI'] };
+    expectProblem(await t.http.post('/sandbox/certificates').send(body), 403, 'FORBIDDEN');
+    expectProblem(await t.http.post('/sandbox/certificates').set({ Authorization: `Bearer ${ADMIN_KEY}` }).send(body), 403, 'FORBIDDEN');
+    const sandbox = await t.get(SandboxesService).create({ name: 'self-administered', seed_demo: false }, 'http://localhost');
+    const prefix = `/sandboxes/${sandbox.sandbox_id}`;
+    expect((await issueCertificate(t, body, prefix, sandbox.admin_key)).serial).toMatch(/^[0-9A-F]+$/);
+    expectProblem(await t.http.post(`${prefix}/sandbox/certificates`).send(body), 401, 'UNAUTHORIZED');
+    expect((await t.http.get('/sandbox/ca.pem').expect(200)).text).toContain('BEGIN CERTIFICATE');
+  });
+});
+
+describeOnServer('certificate-bound tokens on two instances sharing one database (contract §16)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    [a, b] = await twoInstances({ frozenAt: BASE_TIME });
+  });
+  afterAll(() => closeApps(a, b));
+
+  it('a revocation on one instance ends the bound tokens on the other within a second: the next request there is 401', async () => {
+    const base = await b.listenTls();
+    const ca = (await b.http.get('/sandbox/ca.pem').expect(200)).text;
+    const issued = await issueCertificate(a, { organization_id: newOrganizationId(), roles: ['PSP_AI'] });
+    const client = clientOf(issued);
+    const user = await newUser(a, { accounts: 1 });
+    const headers = { 'PSU-IP-Address': PSU_IP };
+    const started = await tlsCall(base, ca, '/psd2/auth/3.0/authenticate', {
+      client,
+      headers: { ...headers, 'X-Sandbox-User': user },
+      json: { end_user_ip: PSU_IP, start_mode: 'AUTO_START', scopes: 'AIS' },
+    });
+    const pendingCode = String(started.body.pending_code);
+    expect((await tlsCall(base, ca, '/psd2/auth/3.0/status', { client, headers, json: { pending_code: pendingCode } })).body.eid_auth_status).toBe('COMPLETE');
+    const token = String(
+      (await tlsCall(base, ca, '/psd2/auth/1.0/token', { client, headers, form: { grant_type: 'pending_authorization_code', pending_code: pendingCode } })).body.access_token,
+    );
+    const read = () => tlsCall(base, ca, '/v2/accounts', { client, headers: { ...headers, Authorization: `Bearer ${token}` } });
+    expect((await read()).status).toBe(200); // the token and the revocation list now in b's memory
+
+    await a.admin.post(`/admin/certificates/${issued.serial}/revoke`).expect(204);
+    // b reads the sandbox's revocations again once its copy is a second old (contract §16).
+    const deadline = Date.now() + 1500;
+    let res: TlsAnswer;
+    do {
+      res = await read();
+      if (res.status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (Date.now() < deadline);
+    expect(expectTlsProblem(res, 401, 'CERTIFICATE_INVALID')).toContain('revoked');
   });
 });
 
@@ -464,6 +776,45 @@ async function impostorCertificate(organizationId: string): Promise<{ cert: stri
       signingAlgorithm: algorithm,
       publicKey: keys.publicKey,
       signingKey: caKeys.privateKey,
+    },
+    webcrypto,
+  );
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  return { cert: certificate.toString('pem'), key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)?.join('\n')}\n-----END PRIVATE KEY-----\n` };
+}
+
+/** A self-signed certificate with a commonName and no organizationIdentifier: the TPP sha256:<its fingerprint> (contract §3). */
+async function certificateWithoutOrganizationId(): Promise<Buffer> {
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned(
+    { serialNumber: '0a11', name: 'CN=No Organization Id', keys, notBefore: new Date('2000-01-01T00:00:00Z'), notAfter: new Date('2099-01-01T00:00:00Z'), signingAlgorithm: algorithm },
+    webcrypto,
+  );
+  return Buffer.from(certificate.rawData);
+}
+
+/**
+ * A client certificate whose organizationIdentifier is `organizationId`, signed with the sandbox CA's
+ * own key (read from its table), as POST /sandbox/certificates would never issue it: what a leaked CA
+ * key or an older issue could present.
+ */
+async function signedBySandboxCa(t: TestApp, organizationId: string): Promise<{ cert: string; key: string }> {
+  const [stored] = await t.get(DataSource).query<Array<{ certificate_pem: string; private_key_pem: string }>>('SELECT certificate_pem, private_key_pem FROM sandbox_ca');
+  const caAlgorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+  const caKey = await webcrypto.subtle.importKey('pkcs8', Buffer.from(stored.private_key_pem.replace(/-----[^-]+-----|\s/g, ''), 'base64'), caAlgorithm, false, ['sign']);
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
+  const certificate = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: '0b0220',
+      subject: `CN=Borrower, 2.5.4.97=${organizationId}`,
+      issuer: new x509.X509Certificate(stored.certificate_pem).subjectName,
+      notBefore: new Date('2000-01-01T00:00:00Z'),
+      notAfter: new Date('2099-01-01T00:00:00Z'),
+      signingAlgorithm: caAlgorithm,
+      publicKey: keys.publicKey,
+      signingKey: caKey,
     },
     webcrypto,
   );

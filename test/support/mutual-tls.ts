@@ -1,5 +1,5 @@
 import { Agent, request as httpsRequest } from 'node:https';
-import type { TestApp } from './test-app';
+import { ADMIN_KEY, type TestApp } from './test-app';
 
 /** A certificate of POST /sandbox/certificates (contract §16). */
 export interface IssuedCertificate {
@@ -71,9 +71,9 @@ export function tlsCall(base: string, ca: string, path: string, options: TlsCall
   });
 }
 
-/** POST /sandbox/certificates over the plain port (contract §16). */
-export async function issueCertificate(t: TestApp, body: Record<string, unknown>, prefix = ''): Promise<IssuedCertificate> {
-  return (await t.http.post(`${prefix}/sandbox/certificates`).send(body).expect(201)).body;
+/** POST /sandbox/certificates over the plain port, with the operator key unless another is given (contract §16). */
+export async function issueCertificate(t: TestApp, body: Record<string, unknown>, prefix = '', key = ADMIN_KEY): Promise<IssuedCertificate> {
+  return (await t.http.post(`${prefix}/sandbox/certificates`).set({ Authorization: `Bearer ${key}` }).send(body).expect(201)).body;
 }
 
 export const clientOf = (issued: IssuedCertificate) => ({ cert: issued.certificate_pem, key: issued.private_key_pem });

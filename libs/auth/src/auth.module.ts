@@ -7,6 +7,7 @@ import { Psd2AuthorizationRepository } from './authorization/psd2-authorization.
 import { Psd2AuthorizationService } from './authorization/psd2-authorization.service';
 import { Psd2TokenAccessStrategy } from './bearer/psd2-token.strategy';
 import { Psd2CertificateStrategy } from './certificate/psd2-certificate.strategy';
+import { ConsentService } from './tokens/consent.service';
 import { TokenController } from './tokens/token.controller';
 import { Psd2AccessTokenEntity, Psd2ConsentEntity, Psd2RefreshTokenEntity } from './tokens/token.entities';
 import { TokenRepository } from './tokens/token.repository';
@@ -30,6 +31,8 @@ import { TokenService } from './tokens/token.service';
     TokenRepository,
     TokenService,
     Psd2TokenAccessStrategy,
+    ConsentService,
   ],
+  exports: [ConsentService],
 })
 export class AuthModule {}

@@ -1,4 +1,5 @@
 export { AuthModule } from './auth.module';
+export { ConsentService } from './tokens/consent.service';
 export { Psd2Bearer, RequireScope, AllowTokenKinds, RequirePsuIpAddress, CurrentPsd2Caller } from './bearer/psd2-token.decorators';
 export type { Psd2Caller } from './bearer/psd2-caller';
 export { Psd2Certificate, CurrentPsd2Client } from './certificate/psd2-client.decorator';

@@ -12,7 +12,7 @@ export type { EndUser, EndUserCredentialResolver, PartnerCredentialResolver } fr
 export { TppRegistry } from './tpps/tpp-registry.service';
 export { nonAuthenticatedTokenLifetime } from './tpps/tpp.repository';
 export type { Tpp, TppIdentity, TppRef, TppSettings } from './tpps/tpp';
-export { tppIdentifier } from './tpps/tpp';
+export { reservedOrganizationIdProblem, tppIdentifier } from './tpps/tpp';
 export { DEFAULT_NON_AUTHENTICATED_TOKEN_LIFETIME_S } from './tpps/tpp.entity';
 export { UnknownUser } from './directory.errors';
 export { PSD2_ROLES, readPsd2Certificate, issueTestCertificate, UnreadableCertificate } from './certificates/psd2-certificate';

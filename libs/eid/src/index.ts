@@ -12,6 +12,7 @@ export type { PendingHintCode, FailedHintCode, HintCode, EidBehaviour, FailEidBe
 export { EidUserDirectory } from './eid-user-directory';
 export type { EidUserCard } from './eid-user-directory';
 export { EidOrderService } from './orders/eid-order.service';
+export { eidOrdersOf } from './orders/eid-order.repository';
 export { EidOrderCompletions } from './orders/eid-order-completions';
 export type { EidOrderCompletedListener } from './orders/eid-order-completions';
 export { EID_ORDER_CONTENDED } from './eid.errors';

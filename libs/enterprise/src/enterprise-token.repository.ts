@@ -20,8 +20,9 @@ export class EnterpriseTokenRepository {
 
   async insertToken(tokenHash: string, token: EnterpriseToken, issuedAt: Date): Promise<void> {
     await this.db.query(
-      `INSERT INTO enterprise_token (sandbox_id, token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt],
+      `INSERT INTO enterprise_token (sandbox_id, token_hash, kind, partner_id, personal_number, scopes, issued_at, expires_at, certificate_thumbprint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [tokenHash, token.kind, token.partnerId, token.personalNumber, token.scopes, issuedAt, token.expiresAt, token.certificateThumbprint],
     );
   }
 
@@ -53,6 +54,12 @@ export class EnterpriseTokenRepository {
         partnerId,
       ]),
     );
+  }
+
+  /** Deletes the person's end-user tokens and pending authorizations, of every partner (client-credentials tokens name no person). */
+  async deleteOfEndUser(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM enterprise_token WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+    await this.db.query(`DELETE FROM enterprise_authorization WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
   }
 
   /** Single use, atomically: false when it was exchanged already. */

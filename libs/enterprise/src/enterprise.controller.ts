@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiOAuthErrors, FormBody } from '@app/auth';
-import { API_TAG, ApiInterface, ApiProblems } from '@app/common';
+import { API_TAG, ApiInterface, ApiProblems, CertificateBinding } from '@app/common';
 import { CurrentPartner, type Partner, PartnerAuth } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, EnterpriseTokenFormDto, EnterpriseTokenResponseDto } from './enterprise.dto';
 import { EnterpriseService } from './enterprise.service';
@@ -22,14 +22,19 @@ export class EnterpriseTokenController {
     description:
       'Authenticated by the partner key as bearer. grant_type=client_credentials: a 300 s token accepted on the partner routes ' +
       'in place of the key (auth_method client_credentials). grant_type=pending_authorization_code&pending_code=…: a 300 s ' +
-      'end-user token (auth_method authorize), single use, that reads that user\'s loan applications.',
+      'end-user token (auth_method authorize), single use, that reads that user\'s loan applications. ' +
+      'A token issued on the strict-mode TLS port is bound to the client certificate of that handshake and accepted only with it there; a token of the plain port only on the plain port (contract §16, RFC 8705).',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: EnterpriseTokenFormDto })
   @ApiOkResponse({ type: EnterpriseTokenResponseDto })
   @ApiOAuthErrors()
-  issueToken(@FormBody() form: Record<string, unknown>, @CurrentPartner() partner: Partner): Promise<EnterpriseTokenResponseDto> {
-    return this.enterprise.issue(form, partner);
+  issueToken(
+    @FormBody() form: Record<string, unknown>,
+    @CurrentPartner() partner: Partner,
+    @CertificateBinding() certificateBinding: string | null,
+  ): Promise<EnterpriseTokenResponseDto> {
+    return this.enterprise.issue(form, partner, certificateBinding);
   }
 }
 

@@ -30,6 +30,13 @@ export class EnterpriseTokenEntity {
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
+
+  /**
+   * The SHA-256 thumbprint (hex of the DER) of the client certificate of the TLS handshake it was
+   * issued in (contract §16, RFC 8705 §3); null for a token of the plain port.
+   */
+  @Column({ name: 'certificate_thumbprint', type: 'char', length: 64, nullable: true })
+  certificateThumbprint: string | null;
 }
 
 /** A pending end-user authorization, known by its pending code's SHA-256 (hashUuidSecret). */

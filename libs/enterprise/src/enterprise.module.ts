@@ -10,5 +10,6 @@ import { EnterpriseTokenRepository } from './enterprise-token.repository';
   imports: [TypeOrmModule.forFeature([EnterpriseTokenEntity, EnterpriseAuthorizationEntity])],
   controllers: [EnterpriseTokenController, EnterpriseAuthorizeController],
   providers: [EnterpriseTokenRepository, EnterpriseService],
+  exports: [EnterpriseService],
 })
 export class EnterpriseModule {}

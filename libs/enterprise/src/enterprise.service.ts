@@ -1,7 +1,21 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Clock, hashSecret, hashUuidSecret, isUuid, newSecret, type PersonalNumber, PersonalNumberReader, RequestCaller, RequestHints, tokenExpiredParams } from '@app/common';
+import {
+  certificateBindingOf,
+  certificateBindingRefusal,
+  Clock,
+  hashSecret,
+  hashUuidSecret,
+  isUuid,
+  newSecret,
+  type PersonalNumber,
+  PersonalNumberReader,
+  RequestCaller,
+  RequestHints,
+  tokenExpiredParams,
+  Unauthorized,
+} from '@app/common';
 import { formParameter, invalidGrant, invalidRequest, OAuthError, refusedWithoutKyc } from '@app/auth';
 import { EndUserCredentials, type Partner, PartnerCredentials, UserService } from '@app/directory';
 import { AuthorizeQueryDto, AuthorizeResponseDto, ENTERPRISE_SCOPES, EnterpriseTokenResponseDto } from './enterprise.dto';
@@ -28,6 +42,14 @@ export class EnterpriseService implements OnModuleInit {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Contract §8, a user seeded again is as if new: the user's end-user tokens and pending codes of
+   * every partner go (the next request with one is 401, an exchange invalid_grant).
+   */
+  forgetUser(personalNumber: string): Promise<void> {
+    return this.tokens.deleteOfEndUser(personalNumber);
+  }
+
   onModuleInit(): void {
     this.partnerCredentials.register(async (bearer, request) => {
       const token = await this.valid(bearer, 'client_credentials', request);
@@ -39,13 +61,16 @@ export class EnterpriseService implements OnModuleInit {
     });
   }
 
-  /** `form` is the form-urlencoded body; unknown parameters are ignored (RFC 6749 §3.2). */
-  async issue(form: Record<string, unknown>, partner: Partner): Promise<EnterpriseTokenResponseDto> {
+  /**
+   * `form` is the form-urlencoded body; unknown parameters are ignored (RFC 6749 §3.2). The token is
+   * bound to `certificateBinding` (the TLS handshake's client certificate, null on the plain port; contract §16).
+   */
+  async issue(form: Record<string, unknown>, partner: Partner, certificateBinding: string | null): Promise<EnterpriseTokenResponseDto> {
     const grantType = formParameter(form, 'grant_type');
     if (grantType === 'client_credentials') {
-      return this.token({ kind: 'client_credentials', partnerId: partner.id, personalNumber: null, scopes: [] }, 'client_credentials');
+      return this.token({ kind: 'client_credentials', partnerId: partner.id, personalNumber: null, scopes: [], certificateThumbprint: certificateBinding }, 'client_credentials');
     }
-    if (grantType === 'pending_authorization_code') return this.exchange(formParameter(form, 'pending_code'), partner);
+    if (grantType === 'pending_authorization_code') return this.exchange(formParameter(form, 'pending_code'), partner, certificateBinding);
     throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use client_credentials or pending_authorization_code`);
   }
 
@@ -68,7 +93,7 @@ export class EnterpriseService implements OnModuleInit {
     return { pending_authorization_code: pendingCode, autostart_token: autostartToken };
   }
 
-  private async exchange(pendingCode: string, partner: Partner): Promise<EnterpriseTokenResponseDto> {
+  private async exchange(pendingCode: string, partner: Partner, certificateBinding: string | null): Promise<EnterpriseTokenResponseDto> {
     if (!isUuid(pendingCode)) throw invalidRequest('pending_code must be the pending_authorization_code that authorize answered');
     const authorization = await this.tokens.findAuthorization(hashUuidSecret(pendingCode), partner.id);
     if (!authorization) throw invalidGrant('Unknown pending_code (or another partner\'s).');
@@ -81,11 +106,14 @@ export class EnterpriseService implements OnModuleInit {
     const user = await this.users.find(authorization.personalNumber as PersonalNumber);
     if (user && !user.kycCompleted) throw refusedWithoutKyc(user);
     if (!(await this.tokens.claimExchange(authorization.pendingCodeHash, now))) throw invalidGrant('The pending_code has already been exchanged.');
-    return this.token({ kind: 'end_user', partnerId: partner.id, personalNumber: authorization.personalNumber, scopes: authorization.scopes }, 'authorize');
+    return this.token(
+      { kind: 'end_user', partnerId: partner.id, personalNumber: authorization.personalNumber, scopes: authorization.scopes, certificateThumbprint: certificateBinding },
+      'authorize',
+    );
   }
 
   private async token(
-    grant: { kind: 'client_credentials' | 'end_user'; partnerId: string; personalNumber: string | null; scopes: string[] },
+    grant: { kind: 'client_credentials' | 'end_user'; partnerId: string; personalNumber: string | null; scopes: string[]; certificateThumbprint: string | null },
     authMethod: 'client_credentials' | 'authorize',
   ): Promise<EnterpriseTokenResponseDto> {
     const value = newSecret();
@@ -104,11 +132,14 @@ export class EnterpriseService implements OnModuleInit {
    * The unexpired token of `kind` that the bearer value is, else null (401). An expired one still
    * identified its holder: the journal records the partner (client credentials) or the end user as
    * the caller of the refused request, with TOKEN_EXPIRED (contract §14, bank §5.5), as for PSD2
-   * tokens. A token of the other kind is no credential here, expired or not: nothing to say.
+   * tokens. A token of the other kind is no credential here, expired or not: nothing to say. One
+   * bound to another certificate, or obtained on the other port, is refused saying so (401, contract §16).
    */
   private async valid(bearer: string, kind: EnterpriseTokenKind, request: IncomingMessage): Promise<IssuedEnterpriseToken | null> {
     const token = await this.tokens.findToken(hashSecret(bearer));
     if (token?.kind !== kind) return null;
+    const unbound = certificateBindingRefusal('access token', token.certificateThumbprint, certificateBindingOf(request));
+    if (unbound) throw new Unauthorized(unbound, { bearerRefused: true });
     const now = this.clock.now();
     if (token.expiresAt > now) return token;
     RequestCaller.identify(request, token.kind === 'end_user' && token.personalNumber ? { kind: 'end_user', id: token.personalNumber } : { kind: 'partner', id: token.partnerId });

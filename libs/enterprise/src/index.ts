@@ -1,1 +1,2 @@
 export { EnterpriseModule } from './enterprise.module';
+export { EnterpriseService } from './enterprise.service';

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
 import { DirectoryModule } from '@app/directory';
 import { EidModule } from '@app/eid';
+import { EnterpriseModule } from '@app/enterprise';
 import { SavingsModule } from '@app/savings';
+import { SigningModule } from '@app/signing';
 import { ConsoleController } from './console/console.controller';
 import { ConsoleService } from './console/console.service';
 import { AdminEidOrdersController } from './eid-orders/admin-eid-orders.controller';
@@ -36,7 +39,7 @@ import { AdminUsersService } from './users/admin-users.service';
  * the planned-downtime calendar and the retired-version table, as request gates.
  */
 @Module({
-  imports: [DirectoryModule, SavingsModule, EidModule],
+  imports: [DirectoryModule, SavingsModule, EidModule, AuthModule, EnterpriseModule, SigningModule],
   controllers: [
     AdminUsersController,
     AdminPartnersController,

@@ -16,6 +16,6 @@ import { SigningService } from './session/signing.service';
   imports: [EidModule, TypeOrmModule.forFeature([ParticipantEntity, SigningPersonEntity])],
   controllers: [SigningController],
   providers: [ParticipantRepository, ParticipantService, SigningAdmissions, SigningCompletions, SigningPersonRepository, SigningService],
-  exports: [ParticipantService, SigningAdmissions, SigningCompletions],
+  exports: [ParticipantService, SigningAdmissions, SigningCompletions, SigningService],
 })
 export class SigningModule {}

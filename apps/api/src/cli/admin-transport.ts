@@ -31,15 +31,10 @@ export function addTransportOptions(command: Command, options: { sandbox: boolea
  * and the exit code: 2 for bad input or usage, 1 for a refusal (an unknown sandbox too), an
  * unreachable sandbox or a locked database.
  */
-export async function withAdminClient(
-  options: TransportOptions,
-  io: CliIo,
-  work: (client: AdminClient) => Promise<number>,
-  { needsKey = true }: { needsKey?: boolean } = {},
-): Promise<number> {
+export async function withAdminClient(options: TransportOptions, io: CliIo, work: (client: AdminClient) => Promise<number>): Promise<number> {
   let client: AdminClient | undefined;
   try {
-    client = openAdminClient(options, io, needsKey);
+    client = openAdminClient(options, io);
     return await work(client);
   } catch (error) {
     if (error instanceof AdminRequestFailed || error instanceof CliUsageError) {
@@ -52,12 +47,11 @@ export async function withAdminClient(
   }
 }
 
-/** `needsKey: false`: the command calls only routes that take no key (issuing a certificate, contract §16). */
-function openAdminClient(options: TransportOptions, io: CliIo, needsKey: boolean): AdminClient {
+function openAdminClient(options: TransportOptions, io: CliIo): AdminClient {
   const url = options.url ?? (io.env.SANDBOX_URL || undefined);
   if (!url) return new DatabaseAdminClient(io, sandboxIdOf(options.sandbox));
   const adminKey = options.adminKey ?? (io.env.ADMIN_API_KEY || undefined);
-  if (!adminKey && needsKey) throw new CliUsageError(`Talking to ${url} needs the admin key: --admin-key or ADMIN_API_KEY.`);
+  if (!adminKey) throw new CliUsageError(`Talking to ${url} needs the admin key: --admin-key or ADMIN_API_KEY.`);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     throw new CliUsageError(`--url must be the sandbox's base URL, e.g. http://localhost:3000 (got ${JSON.stringify(url)}).`);
   }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { issueTestCertificate, PSD2_ROLES, type Psd2Role } from '@app/directory';
+import { issueTestCertificate, PSD2_ROLES, type Psd2Role, reservedOrganizationIdProblem } from '@app/directory';
 import { type TransportOptions, withAdminClient } from './admin-transport';
 import type { CliIo } from './cli-io';
 
@@ -26,6 +26,11 @@ export async function certCommand(options: CertOptions & TransportOptions, io: C
     io.err(`Unknown role(s) ${unknown.join(', ')}; roles are a comma-separated list of ${PSD2_ROLES.join(', ')}.\n`);
     return 2;
   }
+  const reserved = reservedOrganizationIdProblem(options.organizationId);
+  if (reserved) {
+    io.err(`--organization-id: ${reserved}.\n`);
+    return 2;
+  }
   if (options.pemDir) return strictCertificate(options, roles, options.pemDir, io);
   // Offline there is no sandbox clock; certificate dates are never validated by the sandbox.
   const issuedAt = new Date();
@@ -42,7 +47,8 @@ export async function certCommand(options: CertOptions & TransportOptions, io: C
 
 /**
  * A strict-mode client certificate (contract §16), issued by the sandbox CA through the database of
- * the environment or a running service (--url), as POST /sandbox/certificates does: cert.pem,
+ * the environment or a running service (--url, with the sandbox's admin key or the operator key,
+ * which POST /sandbox/certificates needs), as POST /sandbox/certificates does: cert.pem,
  * key.pem, ca.pem and cert.p12 (its password in cert.p12.password) in `dir`, for curl --cert/--key/--cacert.
  */
 function strictCertificate(options: CertOptions & TransportOptions, roles: string[], dir: string, io: CliIo): Promise<number> {
@@ -62,7 +68,7 @@ function strictCertificate(options: CertOptions & TransportOptions, roles: strin
     io.err(`Wrote cert.pem, key.pem, ca.pem and cert.p12 (password in cert.p12.password) for ${options.organizationId} [${roles.join(', ')}] to ${dir}\n`);
     io.out(`${issued.serial}\n`);
     return 0;
-  }, { needsKey: false });
+  });
 }
 
 function toPem(der: Buffer): string {

@@ -16,8 +16,7 @@ export class HttpAdminClient implements AdminClient {
   constructor(
     /** The service's origin and any path it is served under, without a trailing slash. */
     private readonly baseUrl: string,
-    /** Undefined: no Authorization (the routes that take no key). */
-    private readonly adminKey: string | undefined,
+    private readonly adminKey: string,
     readonly sandboxId: string = DEFAULT_SANDBOX_ID,
   ) {
     this.prefix = sandboxId === DEFAULT_SANDBOX_ID ? '' : `/sandboxes/${sandboxId}`;
@@ -102,7 +101,7 @@ export class HttpAdminClient implements AdminClient {
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { ...(this.adminKey ? { authorization: `Bearer ${this.adminKey}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${this.adminKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {

@@ -80,6 +80,9 @@ Examples:
   npm run cli -- cert --roles PSP_AI --pem --out tpp.pem
   CERT=$(npm run -s cli -- cert --roles PSP_AI,PSP_PI)     # then -H "X-PSD2-CLIENT-TEST-CERT: $CERT"
   npm run cli -- cert --roles PSP_AI --organization-id PSDSE-FINA-12345 --pem-dir ./tpp   # strict mode: curl --cert tpp/cert.pem --key tpp/key.pem --cacert tpp/ca.pem
+  npm run cli -- cert --roles PSP_AI --pem-dir ./tpp --url http://localhost:3000 --admin-key local-admin-key-0123
+--pem-dir with --url needs the sandbox's admin key or the operator key (--admin-key or ADMIN_API_KEY):
+issuing an identity is the sandbox owner's (contract §16).
 ${TRANSPORT_HELP}`,
     )
     .action(async (options: CertOptions & TransportOptions) => {

@@ -31,7 +31,7 @@ const START_DESCRIPTION =
 @Psd2Certificate()
 @ApiProblems(
   { status: 400, description: 'A missing or malformed field, PSU-IP-Address or header (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'X-PSD2-CLIENT-TEST-CERT missing or not a certificate; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'X-PSD2-CLIENT-TEST-CERT missing, not a certificate or carrying an organization id beginning with sha256: (contract §16); on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   413,
 )
 @Controller('psd2/auth/3.0')

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { returnedRows, SandboxCache, SandboxClock, SandboxDb } from '@app/common';
+import { eidOrdersOf } from '@app/eid';
 import { Psd2AuthorizationEntity, type StartMode } from './psd2-authorization.entity';
 
 /** What never changes about an authentication once started: safe to keep in process memory. */
@@ -39,6 +40,15 @@ export class Psd2AuthorizationRepository {
 
   async insert(authorization: Psd2AuthorizationEntity): Promise<void> {
     await this.db.insert(Psd2AuthorizationEntity, authorization);
+  }
+
+  /**
+   * Deletes every authentication whose eid order's subject is the person (who authenticates: the
+   * user chosen in the simulator, contract §4), exchanged or not: its pending code is unknown from
+   * then on. Other instances' cached refs go with the sandbox's next generation (ConsentService).
+   */
+  async deleteOfSubject(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM psd2_authorization WHERE sandbox_id = $1 AND eid_order_id IN (${eidOrdersOf('$2')})`, [personalNumber]);
   }
 
   /** By the pending code's SHA-256 (hashUuidSecret). */

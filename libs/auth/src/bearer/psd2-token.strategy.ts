@@ -1,17 +1,19 @@
 import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, Clock, hashSecret, type PrincipalOf, RequestHints, tokenExpiredParams, Unauthorized } from '@app/common';
+import { AccessStrategyRegistry, type AccessStrategy, BearerAuthenticator, certificateBindingRefusal, Clock, hashSecret, type PrincipalOf, RequestHints, tokenExpiredParams, Unauthorized } from '@app/common';
 import { ScopeNotGranted, TokenKindNotAllowed } from '../auth.errors';
 import { Psd2CertificateStrategy } from '../certificate/psd2-certificate.strategy';
+import type { Psd2Client } from '../certificate/psd2-client';
 import { requireRolesFor, type Scope } from '../scopes';
 import { type IssuedAccessToken, TokenRepository } from '../tokens/token.repository';
 import { TOKEN_KINDS, type TokenKind } from '../tokens/token-kinds';
 import { ALLOWED_TOKEN_KINDS, PSD2_TOKEN_STRATEGY, REQUIRED_SCOPE } from './psd2-token.decorators';
 
 /**
- * The `@Psd2Bearer()` policy: certificate, then token (unknown, expired or another TPP's → 401), then
- * the 403s in the order of contract §1: token kind, scope, certificate role.
+ * The `@Psd2Bearer()` policy: certificate, then token (unknown, expired, another TPP's, or bound to
+ * another certificate or port → 401), then the 403s in the order of contract §1: token kind, scope,
+ * certificate role. The binding is part of the cached grant: checking it costs no query (contract §16).
  */
 @Injectable()
 export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
@@ -41,10 +43,12 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
     const request = context.switchToHttp().getRequest<Request>();
     const client = await this.certificates.identify(request);
     const token = await this.bearer.authenticate(request).catch((error: unknown) => {
-      this.hintExpired(request, client.tpp.id);
+      this.hintExpired(request, client);
       throw error;
     });
     if (token.tppId !== client.tpp.id) throw new Unauthorized('This access token was issued to another TPP.', { bearerRefused: true });
+    const unbound = certificateBindingRefusal('access token', token.certificateThumbprint, client.certificateBinding);
+    if (unbound) throw new Unauthorized(unbound, { bearerRefused: true });
     const kinds = this.metadata<TokenKind[]>(ALLOWED_TOKEN_KINDS, context) ?? [...TOKEN_KINDS];
     if (!kinds.includes(token.kind)) throw new TokenKindNotAllowed(token.kind);
     const scope = this.metadata<Scope>(REQUIRED_SCOPE, context);
@@ -56,9 +60,10 @@ export class Psd2TokenAccessStrategy implements AccessStrategy, OnModuleInit {
   }
 
   /** TOKEN_EXPIRED (contract §14, bank §5.5): when and after how long this TPP's own token expired. */
-  private hintExpired(request: Request, tppId: string): void {
+  private hintExpired(request: Request, client: Psd2Client): void {
     const token = this.expired.get(request);
-    if (!token || token.tppId !== tppId) return;
+    // Only to its holder: the TPP, with the certificate the token is bound to (contract §16).
+    if (!token || token.tppId !== client.tpp.id || token.certificateThumbprint !== client.certificateBinding) return;
     RequestHints.raise('TOKEN_EXPIRED', tokenExpiredParams(token, this.clock.now(), renewalOf(token)));
   }
 

@@ -59,10 +59,11 @@ export class Psd2CertificateStrategy implements AccessStrategy, OnModuleInit {
   }
 
   async identify(request: Request): Promise<Psd2Client> {
-    const certificate = isMutualTls(request) ? await this.handshakeCertificate(request) : this.headerCertificate(request);
+    const mutualTls = isMutualTls(request);
+    const certificate = mutualTls ? await this.handshakeCertificate(request) : this.headerCertificate(request);
     // The journal's caller from here on, whatever is refused next (contract §14).
     RequestCaller.identify(request, { kind: 'tpp', id: tppIdentifier(certificate) });
-    return { tpp: await this.tppOf(certificate), roles: certificate.roles };
+    return { tpp: await this.tppOf(certificate), roles: certificate.roles, certificateBinding: mutualTls ? certificate.fingerprint : null };
   }
 
   /** Strict mode (contract §16): the validated TLS client certificate; a header beside it must name the same one. */

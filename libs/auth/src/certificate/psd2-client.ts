@@ -4,6 +4,11 @@ import type { Psd2Role, TppRef } from '@app/directory';
 export interface Psd2Client {
   tpp: TppRef;
   roles: Psd2Role[];
+  /**
+   * What the tokens of this call are bound to (contract §16, RFC 8705 §3): the thumbprint of the TLS
+   * handshake's client certificate on the TLS port, null on the plain port.
+   */
+  certificateBinding: string | null;
 }
 
 declare module '@app/common' {

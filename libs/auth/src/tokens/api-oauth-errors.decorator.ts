@@ -15,7 +15,7 @@ export function ApiOAuthErrors(options: { changesEidOrders?: boolean } = {}) {
     ApiExtraModels(OAuthErrorDto),
     ApiResponse({
       status: 400,
-      description: 'invalid_request, unsupported_grant_type, invalid_grant, authorization_pending or expired_token',
+      description: 'invalid_request, unsupported_grant_type, invalid_grant (also a refresh token presented with another client certificate or on the other port than it was obtained, contract §16), authorization_pending or expired_token',
       content: {
         'application/json': {
           schema,
@@ -23,6 +23,7 @@ export function ApiOAuthErrors(options: { changesEidOrders?: boolean } = {}) {
             invalid_request: example('invalid_request', 'The PSU-IP-Address header is required'),
             unsupported_grant_type: example('unsupported_grant_type', 'grant_type password is not supported'),
             invalid_grant: example('invalid_grant', 'The pending_code has already been exchanged.'),
+            certificate_bound: example('invalid_grant', 'This refresh_token is bound to another client certificate (contract §16, RFC 8705): present the certificate it was obtained with.'),
             authorization_pending: example('authorization_pending', 'The user has not completed the eid authentication yet'),
             expired_token: example('expired_token', 'The eid authentication expired.'),
             bad_body: example('invalid_request', 'The body is not application/x-www-form-urlencoded'),

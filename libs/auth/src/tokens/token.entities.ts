@@ -30,6 +30,13 @@ export class Psd2AccessTokenEntity {
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
+
+  /**
+   * The SHA-256 thumbprint (hex of the DER) of the client certificate of the TLS handshake it was
+   * issued in (contract §16, RFC 8705 §3); null for a token of the plain port.
+   */
+  @Column({ name: 'certificate_thumbprint', type: 'char', length: 64, nullable: true })
+  certificateThumbprint: string | null;
 }
 
 /** A PSU's consent to a TPP, valid 180 days (bank §5.3); refresh stops working once it lapses. */
@@ -89,4 +96,11 @@ export class Psd2RefreshTokenEntity {
 
   @Column({ name: 'uses_count', type: 'integer' })
   usesCount: number;
+
+  /**
+   * The SHA-256 thumbprint (hex of the DER) of the client certificate of the TLS handshake it was
+   * issued in (contract §16, RFC 8705 §3); null for a token of the plain port.
+   */
+  @Column({ name: 'certificate_thumbprint', type: 'char', length: 64, nullable: true })
+  certificateThumbprint: string | null;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   addDays,
+  certificateBindingRefusal,
   Clock,
   formatStockholmOffset,
   hashSecret,
@@ -97,7 +98,7 @@ export class TokenService {
     const grant = { tppId: client.tpp.id, personalNumber: order.personalNumber, scopes: authorization.scopes };
     const consentId = await this.tokens.insertConsent({ ...grant, grantedAt: now, expiresAt: new Date(now.getTime() + seconds(CONSENT_LIFETIME_S)) });
     const kind: TokenKind = authorization.flow;
-    const response = await this.accessToken({ ...grant, kind, lifetimeS: ACCESS_TOKEN_LIFETIME_S[authorization.flow] }, now);
+    const response = await this.accessToken({ ...grant, kind, lifetimeS: ACCESS_TOKEN_LIFETIME_S[authorization.flow], certificateThumbprint: client.certificateBinding }, now);
     // Only the authorize flow, and only for AIS, yields a refresh token (bank §4.1, contract §5).
     if (authorization.flow === 'authorize' && authorization.scopes.includes('AIS')) {
       const refreshToken = newSecret();
@@ -108,6 +109,7 @@ export class TokenService {
         consentId,
         issuedAt: now,
         expiresAt: new Date(now.getTime() + seconds(REFRESH_TOKEN_LIFETIME_S)),
+        certificateThumbprint: client.certificateBinding,
       });
       return { ...response, refresh_token: refreshToken, refresh_token_expires_in: REFRESH_TOKEN_LIFETIME_S };
     }
@@ -117,7 +119,8 @@ export class TokenService {
   /**
    * An AIS-only access token of 5 minutes; the refresh token is not rotated (contract §5). The use
    * is counted and the token issued in one statement; only when it refuses are the reasons read,
-   * in the order the contract §2 table answers them (unknown, no KYC, expired or used up).
+   * in the order the contract §2 table answers them (unknown or bound to another certificate or
+   * port (§16), no KYC, expired or used up).
    */
   private async refresh(refreshToken: string, client: Psd2Client): Promise<TokenResponseDto> {
     const tokenHash = hashSecret(refreshToken);
@@ -125,11 +128,13 @@ export class TokenService {
     const today = stockholmToday(now);
     const accessToken = newSecret();
     const access = { tokenHash: hashSecret(accessToken), expiresAt: new Date(now.getTime() + seconds(REFRESHED_TOKEN_LIFETIME_S)) };
-    const use = await this.tokens.useRefreshToken({ tokenHash, tppId: client.tpp.id }, now, today, access);
+    const use = await this.tokens.useRefreshToken({ tokenHash, tppId: client.tpp.id, certificateThumbprint: client.certificateBinding }, now, today, access);
     if (!use) {
-      const owner = await this.tokens.findRefreshTokenOwner(tokenHash, client.tpp.id);
-      if (!owner) throw invalidGrant('Unknown refresh_token (or another TPP\'s).');
-      await this.requireKyc(owner);
+      const held = await this.tokens.findRefreshToken(tokenHash, client.tpp.id);
+      if (!held) throw invalidGrant('Unknown refresh_token (or another TPP\'s).');
+      const unbound = certificateBindingRefusal('refresh_token', held.certificateThumbprint, client.certificateBinding);
+      if (unbound) throw invalidGrant(unbound);
+      await this.requireKyc(held.personalNumber);
       if (await this.tokens.refreshLimitReached(tokenHash, client.tpp.id, today)) {
         RequestHints.raise('REFRESH_LIMIT_REACHED', { retryAt: formatStockholmOffset(stockholmInstant(addDays(today, 1))) });
       }
@@ -150,7 +155,7 @@ export class TokenService {
     }
     const accessToken = newSecret();
     const scopes = scopesOfRoles(client.roles);
-    const grant = { tppId: client.tpp.id, personalNumber, scopes };
+    const grant = { tppId: client.tpp.id, personalNumber, scopes, certificateThumbprint: client.certificateBinding };
     const lifetimeS = await this.tokens.insertNonAuthenticatedToken(hashSecret(accessToken), grant, this.clock.now());
     if (lifetimeS === null) {
       const user = await this.users.find(personalNumber);
@@ -168,7 +173,7 @@ export class TokenService {
   }
 
   private async accessToken(
-    grant: { kind: TokenKind; tppId: string; personalNumber: string; scopes: Scope[]; lifetimeS: number },
+    grant: { kind: TokenKind; tppId: string; personalNumber: string; scopes: Scope[]; lifetimeS: number; certificateThumbprint: string | null },
     now: Date,
   ): Promise<TokenResponseDto> {
     const accessToken = newSecret();

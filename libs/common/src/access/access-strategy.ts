@@ -10,8 +10,11 @@ import type { Request } from 'express';
  */
 export interface Principals {
   admin: { kind: 'admin' };
-  /** No key, where self-service lets anyone in (contract §13 Self-service): known by IP only. */
-  'self-service': { kind: 'self-service'; ip: string };
+  /**
+   * No key, where self-service lets anyone in (contract §13 Self-service): known by its address only,
+   * `caller` as the rate limit counts it (an IPv4 address or an IPv6 /64, selfServiceCallerOf).
+   */
+  'self-service': { kind: 'self-service'; ip: string; caller: string };
 }
 
 export type Principal = Principals[keyof Principals];

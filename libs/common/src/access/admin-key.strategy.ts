@@ -7,7 +7,7 @@ import { DEFAULT_SANDBOX_ID } from '../sandbox/sandbox-context';
 import { SandboxRegistry, UnknownSandbox } from '../sandbox/sandbox-registry';
 import { hashSecret, secretMatchesHash } from '../values/secrets';
 import { ADMIN_STRATEGY } from './access.decorators';
-import { callerIpOf } from '../http/caller-ip.decorator';
+import { callerIpOf, selfServiceCallerOf } from '../http/caller-ip.decorator';
 import { AccessStrategy, type PrincipalOf, type RequestWithPrincipal } from './access-strategy';
 import { AccessStrategyRegistry } from './access-strategy.registry';
 import { BearerAuthenticator } from './bearer-token';
@@ -23,12 +23,13 @@ function presentsBearer(request: Request): boolean {
 }
 
 /**
- * Who creates a sandbox (`@AdminOrSelfService()` routes): the self-service caller's IP, for the
- * rate limit; null for the operator key, which is not rate limited (contract §13 Self-service).
+ * Who creates a sandbox (`@AdminOrSelfService()` routes): the self-service caller (its IPv4 address
+ * or IPv6 /64), for the rate limit; null for the operator key, which is not rate limited (contract
+ * §13 Self-service).
  */
-export const SelfServiceIp = createParamDecorator((_: unknown, context: ExecutionContext): string | null => {
+export const SelfServiceCaller = createParamDecorator((_: unknown, context: ExecutionContext): string | null => {
   const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
-  return principal?.kind === 'self-service' ? principal.ip : null;
+  return principal?.kind === 'self-service' ? principal.caller : null;
 });
 
 /**
@@ -80,7 +81,7 @@ export class AdminAccessStrategy implements AccessStrategy, OnModuleInit {
   async authenticate(context: ExecutionContext, options?: Record<string, unknown>): Promise<AdminPrincipal | SelfServicePrincipal> {
     const request = context.switchToHttp().getRequest<Request & RequestWithSandbox>();
     if (options?.selfService === true && this.config.sandboxSelfService && !presentsBearer(request)) {
-      return { kind: 'self-service', ip: callerIpOf(request) };
+      return { kind: 'self-service', ip: callerIpOf(request), caller: selfServiceCallerOf(request.ip ?? '') };
     }
     const sandboxId = administeredSandbox(request);
     // A lifecycle route naming a sandbox that does not exist (or no longer: its own key went with it)

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
-import { Unauthorized, ValidationFailed } from '../errors/domain-error';
+import { BearerRequestInvalid, Unauthorized, ValidationFailed } from '../errors/domain-error';
 import { CONTROL_CHARACTER_RULE, hasControlCharacter } from '../values/text-input';
 
 /**
@@ -15,6 +15,35 @@ function bearerView(request: Request): Request {
 }
 
 const viewedRequest = (view: Request): Request => Object.getPrototypeOf(view) as Request;
+
+/** The request's `access_token` parameter in the query or in an object body (JSON or form); undefined when absent. */
+function accessTokenParameter(source: unknown): unknown {
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return undefined;
+  const value: unknown = (source as Record<string, unknown>).access_token;
+  // In a body `null` for an optional field means absent (contract §2).
+  return value === null ? undefined : value;
+}
+
+/**
+ * RFC 6750 §2 (and contract §2): a request carries its bearer in one place, once, as one string. A
+ * repeated `access_token` (an array), one that is no string (a JSON number, boolean, object or
+ * array), or a header together with a parameter is 400 naming `access_token` with
+ * error="invalid_request" (§3.1), before passport-http-bearer, which would take an array for a token.
+ */
+function refuseAmbiguousBearer(request: Request): void {
+  const inQuery = accessTokenParameter(request.query);
+  const inBody = accessTokenParameter(request.body);
+  for (const [where, value] of [['query', inQuery], ['body', inBody]] as const) {
+    if (value !== undefined && typeof value !== 'string') {
+      const given = Array.isArray(value) ? 'repeated (or an array)' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+      throw new BearerRequestInvalid(`access_token must be given once, as one string (RFC 6750 §2); in the ${where} it is ${given}.`);
+    }
+  }
+  const places = [request.headers.authorization !== undefined && 'the Authorization header', inBody !== undefined && 'access_token in the body', inQuery !== undefined && 'access_token in the query'].filter(Boolean);
+  if (places.length > 1) {
+    throw new BearerRequestInvalid(`access_token: give the bearer credential in one place only (RFC 6750 §2), not in ${places.join(' and ')}.`);
+  }
+}
 
 /**
  * Reads `Authorization: Bearer <value>` with passport-http-bearer (RFC 6750: header, also the
@@ -43,9 +72,13 @@ export class BearerAuthenticator<T> {
     });
   }
 
-  /** The principal the bearer value stands for; 401 with `missing` when absent or unknown. */
+  /**
+   * The principal the bearer value stands for; 401 with `missing` when absent or unknown; 400 when
+   * given more than once or not as one string.
+   */
   authenticate(request: Request): Promise<T> {
     return new Promise((resolve, reject) => {
+      refuseAmbiguousBearer(request);
       const attempt = Object.create(this.strategy) as typeof this.strategy & {
         success(user: T): void;
         fail(): void;

@@ -25,6 +25,7 @@ describe('configuration (issue 2: validated once at boot)', () => {
       demoPartnerKey: undefined,
       sandboxMax: 10_000,
       sandboxSelfService: false,
+      sandboxSelfServiceMax: 9_000,
       sandboxCreatePerHour: 10,
       sandboxIdleDays: 30,
       jobsIntervalMs: 5000,
@@ -55,6 +56,7 @@ describe('configuration (issue 2: validated once at boot)', () => {
       DEMO_PARTNER_KEY: 'demo-partner-key-0000000',
       SANDBOX_MAX: '25',
       SANDBOX_SELF_SERVICE: 'on',
+      SANDBOX_SELF_SERVICE_MAX: '20',
       SANDBOX_CREATE_PER_HOUR: '3',
       SANDBOX_IDLE_DAYS: '7',
       JOBS_INTERVAL_MS: '0',
@@ -81,6 +83,7 @@ describe('configuration (issue 2: validated once at boot)', () => {
       seedDemo: false,
       sandboxMax: 25,
       sandboxSelfService: true,
+      sandboxSelfServiceMax: 20,
       sandboxCreatePerHour: 3,
       sandboxIdleDays: 7,
       jobsIntervalMs: 0,
@@ -116,6 +119,9 @@ describe('configuration (issue 2: validated once at boot)', () => {
     ['SANDBOX_MAX', '-1'],
     ['SANDBOX_MAX', 'many'],
     ['SANDBOX_SELF_SERVICE', 'sometimes'],
+    ['SANDBOX_SELF_SERVICE_MAX', '-1'],
+    ['SANDBOX_SELF_SERVICE_MAX', 'most'],
+    ['SANDBOX_SELF_SERVICE_MAX', '10000'],
     ['SANDBOX_CREATE_PER_HOUR', '0'],
     ['SANDBOX_CREATE_PER_HOUR', 'ten'],
     ['SANDBOX_IDLE_DAYS', '0'],
@@ -140,6 +146,16 @@ describe('configuration (issue 2: validated once at boot)', () => {
 
   it('stops start-up when job leases would be renewed less than twice per lease (contract §6)', () => {
     expect(problemsOf({ JOB_LEASE_MS: '4000', JOB_LEASE_RENEW_MS: '3000' })).toContain('JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS');
+  });
+
+  it('contract §13 Self-service: SANDBOX_SELF_SERVICE_MAX is 90 % of SANDBOX_MAX unless set, and must leave the operator room (less than SANDBOX_MAX)', () => {
+    expect(configOf({ SANDBOX_MAX: '25' }).sandboxSelfServiceMax).toBe(22);
+    expect(configOf({ SANDBOX_MAX: '1' }).sandboxSelfServiceMax).toBe(0);
+    expect(configOf({ SANDBOX_MAX: '0' }).sandboxSelfServiceMax).toBe(0);
+    expect(configOf({ SANDBOX_MAX: '25', SANDBOX_SELF_SERVICE_MAX: '24' }).sandboxSelfServiceMax).toBe(24);
+    expect(configOf({ SANDBOX_MAX: '25', SANDBOX_SELF_SERVICE_MAX: '' }).sandboxSelfServiceMax).toBe(22);
+    expect(problemsOf({ SANDBOX_MAX: '25', SANDBOX_SELF_SERVICE_MAX: '25' })).toContain('SANDBOX_SELF_SERVICE_MAX must be less than SANDBOX_MAX');
+    expect(problemsOf({ SANDBOX_MAX: '0', SANDBOX_SELF_SERVICE_MAX: '1' })).toContain('SANDBOX_SELF_SERVICE_MAX must be less than SANDBOX_MAX');
   });
 
   it('stops start-up on TLS_CERT without TLS_KEY, or the reverse (contract §16)', () => {

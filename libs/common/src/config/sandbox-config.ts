@@ -97,6 +97,14 @@ export class SandboxEnvironment {
   @IsBoolean({ message: 'SANDBOX_SELF_SERVICE must be on or off' })
   SANDBOX_SELF_SERVICE: boolean = false;
 
+  // Unset: 90 % of SANDBOX_MAX (contract §13: the operator keeps the rest).
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : toInteger({ value })))
+  @IsOptional()
+  @IsInt({ message: 'SANDBOX_SELF_SERVICE_MAX must be an integer from 0 to 1000000 (sandboxes self-service creations may fill)' })
+  @Min(0, { message: 'SANDBOX_SELF_SERVICE_MAX must be an integer from 0 to 1000000 (sandboxes self-service creations may fill)' })
+  @Max(1_000_000, { message: 'SANDBOX_SELF_SERVICE_MAX must be an integer from 0 to 1000000 (sandboxes self-service creations may fill)' })
+  SANDBOX_SELF_SERVICE_MAX?: number;
+
   @Transform(toInteger)
   @IsInt({ message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
   @Min(1, { message: 'SANDBOX_CREATE_PER_HOUR must be an integer from 1 to 100000 (self-service creations per caller IP an hour)' })
@@ -163,7 +171,7 @@ export class InvalidConfiguration extends Error {
 }
 
 const KNOWN = new Set(
-  Object.keys(new SandboxEnvironment()).concat(['DATABASE_URL', 'ADMIN_API_KEY', 'DEMO_PARTNER_KEY', 'TLS_PORT', 'TLS_CERT', 'TLS_KEY', 'TLS_HOSTNAMES']),
+  Object.keys(new SandboxEnvironment()).concat(['DATABASE_URL', 'ADMIN_API_KEY', 'DEMO_PARTNER_KEY', 'SANDBOX_SELF_SERVICE_MAX', 'TLS_PORT', 'TLS_CERT', 'TLS_KEY', 'TLS_HOSTNAMES']),
 );
 
 /** Validates the environment; throws InvalidConfiguration naming every bad variable. */
@@ -179,6 +187,12 @@ export function validateEnvironment(raw: Record<string, unknown>): SandboxEnviro
   // Renewals must come several times within a lease, or one slow round trip loses it.
   if (!problems.some((p) => p.startsWith('JOB_LEASE')) && env.JOB_LEASE_RENEW_MS * 2 > env.JOB_LEASE_MS) {
     problems.push(`JOB_LEASE_RENEW_MS must be at most half of JOB_LEASE_MS (got ${env.JOB_LEASE_RENEW_MS} and ${env.JOB_LEASE_MS})`);
+  }
+  // The operator can always create (contract §13): self-service leaves room under SANDBOX_MAX.
+  if (!problems.some((p) => p.startsWith('SANDBOX_')) && env.SANDBOX_SELF_SERVICE_MAX !== undefined && env.SANDBOX_SELF_SERVICE_MAX > Math.max(0, env.SANDBOX_MAX - 1)) {
+    problems.push(
+      `SANDBOX_SELF_SERVICE_MAX must be less than SANDBOX_MAX, so the operator can always create (got ${env.SANDBOX_SELF_SERVICE_MAX} and ${env.SANDBOX_MAX})`,
+    );
   }
   if ((env.TLS_CERT === undefined) !== (env.TLS_KEY === undefined)) {
     problems.push('TLS_CERT and TLS_KEY go together: give both (the server certificate and its key) or neither (one issued by the sandbox CA)');
@@ -206,8 +220,10 @@ export class SandboxConfig {
   readonly demoPartnerKey: string | undefined;
   /** How many sandboxes POST /sandboxes may create (contract §13); the default one does not count. */
   readonly sandboxMax: number;
-  /** POST /sandboxes without a key, rate limited per caller IP (contract §13 Self-service). */
+  /** POST /sandboxes without a key, rate limited per caller (contract §13 Self-service). */
   readonly sandboxSelfService: boolean;
+  /** How many of the sandboxes self-service creations may fill (default 90 % of sandboxMax), so the operator can always create. */
+  readonly sandboxSelfServiceMax: number;
   readonly sandboxCreatePerHour: number;
   /** A created sandbox unused this many real days is deleted by the scheduled jobs. */
   readonly sandboxIdleDays: number;
@@ -243,6 +259,7 @@ export class SandboxConfig {
     this.demoPartnerKey = env.DEMO_PARTNER_KEY;
     this.sandboxMax = env.SANDBOX_MAX;
     this.sandboxSelfService = env.SANDBOX_SELF_SERVICE;
+    this.sandboxSelfServiceMax = env.SANDBOX_SELF_SERVICE_MAX ?? Math.floor(env.SANDBOX_MAX * 0.9);
     this.sandboxCreatePerHour = env.SANDBOX_CREATE_PER_HOUR;
     this.sandboxIdleDays = env.SANDBOX_IDLE_DAYS;
     this.jobsIntervalMs = env.JOBS_INTERVAL_MS;

@@ -77,8 +77,8 @@ export class DomainError extends Error {
 
 /** Bad input: 400 VALIDATION_FAILED whose message names the field, header or path segment. */
 export class ValidationFailed extends DomainError {
-  constructor(message: string) {
-    super('VALIDATION_FAILED', message);
+  constructor(message: string, headers: Readonly<Record<string, string>> = {}) {
+    super('VALIDATION_FAILED', message, headers);
   }
 }
 
@@ -101,6 +101,16 @@ export class Unauthorized extends DomainError {
     super('UNAUTHORIZED', message, {
       'WWW-Authenticate': options.bearerRefused ? `${BEARER_CHALLENGE}, error="invalid_token"` : BEARER_CHALLENGE,
     });
+  }
+}
+
+/**
+ * A bearer credential given more than once, or not as one string: 400 VALIDATION_FAILED naming
+ * `access_token`, with the challenge's `error="invalid_request"` (RFC 6750 §3.1, contract §2).
+ */
+export class BearerRequestInvalid extends ValidationFailed {
+  constructor(message: string) {
+    super(message, { 'WWW-Authenticate': `${BEARER_CHALLENGE}, error="invalid_request"` });
   }
 }
 

@@ -30,7 +30,7 @@ export const HINT_CATALOGUE = {
   }),
   POLLED_AFTER_FINAL: define<{ state: string; secondsAgo: number }>({
     section: 'bank §3.1',
-    when: 'status or collect more than 10 s (sandbox clock) after the first answer that reported the order COMPLETE or FAILED',
+    when: 'status or collect 10 s or more (sandbox clock) after the first answer that reported the order COMPLETE or FAILED',
     message: ({ state, secondsAgo }) => `This order was reported ${state} ${secondsAgo} s ago; status and collect are used only while PENDING (bank §3.1).`,
   }),
   EXCHANGE_BEFORE_COMPLETE: define<{ state: 'PENDING' | 'COMPLETE' | 'FAILED' }>({

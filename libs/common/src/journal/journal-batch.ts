@@ -40,18 +40,18 @@ export class JournalBatch {
     return this.rows >= this.capacity;
   }
 
-  /** Adds a row: its arrival (ms) and its columns as text (null: SQL NULL) in JOURNAL_ROW_COLUMNS order. */
-  add(arrivedAtMs: number, values: ReadonlyArray<string | null>): void {
+  /** Adds a row: its arrival (any monotonic measure: microseconds) and its columns as text (null: SQL NULL) in JOURNAL_ROW_COLUMNS order. */
+  add(arrival: number, values: ReadonlyArray<string | null>): void {
     if (this.full) throw new Error(`a journal batch holds at most ${this.capacity} rows`);
     const line = `${values.map(copyField).join('\t')}\n`;
     this.reserve(line.length * MAX_UTF8_BYTES_PER_UNIT);
     this.used += this.bytes.write(line, this.used);
-    this.arrivals[this.rows] = arrivedAtMs;
+    this.arrivals[this.rows] = arrival;
     this.ends[this.rows] = this.used;
     this.rows += 1;
   }
 
-  /** The rows as COPY text, in arrival order (answers finish in any order; `seq` follows arrival). */
+  /** The rows as COPY text, in arrival order (answers finish in any order; the table's arrival index is BRIN: rows written in time order keep its ranges narrow). */
   copyText(): Buffer {
     const order = this.arrivalOrder();
     if (!order) return this.bytes.subarray(0, this.used);

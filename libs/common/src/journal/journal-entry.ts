@@ -1,4 +1,5 @@
 import type { Hint } from './hint-catalogue';
+import { arrivalIso } from './journal-arrival';
 
 /** Who a request identified (contract §14), even when it was then refused. */
 export const CALLER_KINDS = ['tpp', 'partner', 'end_user', 'anonymous'] as const;
@@ -14,8 +15,8 @@ export interface JournalCaller {
 export interface NewJournalEntry {
   sandboxId: string;
   requestId: string;
-  /** Real time of arrival (the since/until filters and retention). */
-  arrivedAt: Date;
+  /** Real time of arrival in microseconds since the epoch (nextArrivalMicros): the journal's order, the since/until filters and retention. */
+  arrivalMicros: number;
   /** The sandbox clock at arrival. */
   at: Date;
   method: string;
@@ -33,7 +34,7 @@ export interface NewJournalEntry {
   replayed: boolean;
 }
 
-/** The journal_entry columns a row fills, in order (`seq` is numbered by the database). */
+/** The journal_entry columns a row fills, in order (`tiebreak` is the database's default). */
 export const JOURNAL_ROW_COLUMNS = [
   'sandbox_id',
   'request_id',
@@ -62,7 +63,7 @@ export function journalRowValues(entry: NewJournalEntry): Array<string | null> {
   return [
     entry.sandboxId,
     entry.requestId,
-    entry.arrivedAt.toISOString(),
+    arrivalIso(entry.arrivalMicros),
     entry.at.toISOString(),
     entry.method,
     entry.path,

@@ -9,7 +9,10 @@ import { hasBody } from '../http/request-body';
 import { DOCS_PATH, OPENAPI_JSON_PATH } from '../openapi/openapi';
 import { parseSandboxId, type RequestWithSandbox } from '../sandbox/request-sandbox';
 import type { Hint } from './hint-catalogue';
+import { nextArrivalMicros } from './journal-arrival';
 import { JournalCertificates } from './journal-certificates';
+import { redactText, redactUrl } from '../redaction/redaction';
+import type { NewJournalEntry } from './journal-entry';
 import { recordedBody, recordedStringifiedJson, redactHeaders, redactQuery, type CertificateDescriber } from './journal-redaction';
 import { JournalWriter } from './journal-writer';
 import { RequestCaller } from './request-caller';
@@ -27,7 +30,7 @@ const NOT_RECORDED = [/^\/admin(\/|$)/i, /^\/health(\/|$)/i, new RegExp(`^${DOCS
 
 /** One request being recorded. */
 interface Recording {
-  arrivedAt: Date;
+  arrivalMicros: number;
   startedMs: number;
   hints: Hint[];
   /** What the answer wrote, as written (express writes a JSON answer as one string). */
@@ -147,7 +150,7 @@ export class JournalRecorder {
   readonly begin = (req: Request, _res: Response, next: NextFunction): void => {
     if (!this.config.journal) return next();
     // Arrival is real time (contract §14: since/until and retention are real), the duration monotonic.
-    const recording: Recording = { arrivedAt: new Date(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
+    const recording: Recording = { arrivalMicros: nextArrivalMicros(), startedMs: performance.now(), hints: [], chunks: [], bytes: 0, stringified: false, ended: false, replayed: false };
     (req as Recorded)[RECORDING] = recording;
     next();
   };
@@ -156,13 +159,10 @@ export class JournalRecorder {
     try {
       const path = sandboxPath(req);
       if (path === undefined || !recordedPath(req.method, path)) return;
+      const redacted = this.redacted(req, res, path, recording);
+      if (redacted === undefined) return;
       const sandboxId = req.sandboxId as string;
       const durationMs = Math.max(0, Math.round(performance.now() - recording.startedMs));
-      const describe = this.certificates.describe;
-      const response = responseBody(res, recording, describe);
-      // A body refused unparsed for its shape (contract §2, bounded work) is recorded from its first values.
-      const requestBody = hasBody(req) ? recordedBody(req.body ?? refusedBodyOf(req), req.headers['content-type'], describe, declaredLength(req)) : '';
-      const request = `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`;
       // The sandbox clock at arrival: its cached reading now, less the time the request took while it runs
       // (a frozen clock read the same then).
       const clock = this.clock.readingOf(sandboxId);
@@ -170,25 +170,56 @@ export class JournalRecorder {
       this.writer.record({
         sandboxId,
         requestId: String(req.headers['x-request-id'] ?? ''),
-        arrivedAt: recording.arrivedAt,
+        arrivalMicros: recording.arrivalMicros,
         at,
         method: req.method,
-        path,
-        query: redactQuery(queryOf(req), describe),
+        ...redacted,
         status: res.statusCode,
         durationMs,
-        caller: RequestCaller.of(req),
-        reasonCode: res.statusCode >= 400 ? reasonCodeOf(response) : null,
-        request,
-        response: `{${response}}`,
-        hints: recording.hints,
+        reasonCode: res.statusCode >= 400 ? reasonCodeOf(redacted.response) : null,
         replayed: recording.replayed,
       });
     } catch (error) {
       this.writer.lose(1, 'journal entry could not be built: dropped', error);
     }
   }
+
+  /**
+   * What the entry keeps of what the client sent and got, redacted (contract §14); undefined when
+   * redacting failed: the entry is dropped and counted, never kept unredacted (nor its error logged,
+   * whose message may quote the value).
+   */
+  private redacted(req: Request, res: Response, path: string, recording: Recording): RedactedParts | undefined {
+    try {
+      const describe = this.certificates.describe;
+      const response = responseBody(res, recording, describe);
+      // A body refused unparsed for its shape (contract §2, bounded work) is recorded from its first values.
+      const requestBody = hasBody(req) ? recordedBody(req.body ?? refusedBodyOf(req), req.headers['content-type'], describe, declaredLength(req)) : '';
+      const caller = RequestCaller.of(req);
+      return {
+        // The path as sent may carry a fragment or a parameter of its own (`/x#access_token=…`).
+        path: redactUrl(path),
+        query: redactQuery(queryOf(req), describe),
+        caller: caller.id === undefined ? caller : { ...caller, id: redactText(caller.id) },
+        request: `{"headers":${JSON.stringify(redactHeaders(req.headers, describe))}${requestBody && `,${requestBody}`}}`,
+        response: `{${response}}`,
+        hints: recording.hints.length === 0 ? recording.hints : recording.hints.map(redactedHint),
+      };
+    } catch (error) {
+      this.writer.dropUnredacted(error);
+      return undefined;
+    }
+  }
 }
+
+/** A hint as kept: its message may quote what the client sent (a scope). */
+function redactedHint(hint: Hint): Hint {
+  const message = redactText(hint.message);
+  return message === hint.message ? hint : { ...hint, message };
+}
+
+/** The parts of an entry that carry what the client sent or got. */
+type RedactedParts = Pick<NewJournalEntry, 'path' | 'query' | 'caller' | 'request' | 'response' | 'hints'>;
 
 /** The recording of the answer's request (express links each answer to its request). */
 function recordingOf(res: Response): Recording | undefined {
@@ -259,10 +290,10 @@ function responseBody(res: Response, recording: Recording, describe: Certificate
   return (recording.stringified ? recordedStringifiedJson(text) : undefined) ?? recordedBody(text, contentType, describe);
 }
 
-/** The code of a problem answer (`reason.code`), or of an RFC 6749 error answer (`error`), from its recorded body members. */
-function reasonCodeOf(members: string): string | null {
-  if (!members.startsWith('"body":{')) return null;
-  const { body } = JSON.parse(`{${members}}`) as { body: { reason?: { code?: unknown }; error?: unknown } };
+/** The code of a problem answer (`reason.code`), or of an RFC 6749 error answer (`error`), from its recorded `response` (JSON text). */
+function reasonCodeOf(response: string): string | null {
+  if (!response.startsWith('{"body":{')) return null;
+  const { body } = JSON.parse(response) as { body: { reason?: { code?: unknown }; error?: unknown } };
   const { reason, error } = body;
   if (reason && typeof reason.code === 'string') return reason.code;
   return typeof error === 'string' ? error : null;

@@ -65,6 +65,29 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
     );
   });
 
+  it('contract §14: any spelling of a secret name (accessToken, access-token, ACCESS_TOKEN, a[access_token], access_token[]) and a secret inside a string (a launch link, a fragment) survive in no body, form, query or header the journal keeps', () => {
+    const spellings = fc.constantFrom('accessToken', 'access-token', 'ACCESS_TOKEN', 'a[access_token]', 'access_token[]', 'Pending-Code', 'autoStartToken', 'refreshToken');
+    const inString = (planted: string) => fc.constantFrom(`eid://autostarttoken=${planted}&redirect=null`, `https://tpp.example/cb#access_token=${planted}&state=1`, `see ?refresh_token=${planted}`, `pending_code="${planted}"`);
+    fc.assert(
+      fc.property(secret, spellings, secret.chain(inString), (planted, name, text) => {
+        const planted2 = /S3CR3T[A-Za-z0-9]+/.exec(text)![0];
+        const form = `grant_type=x&${encodeURIComponent(name)}=${planted}&note=${encodeURIComponent(text)}`;
+        for (const recorded of [
+          redactBody({ deep: [{ [name]: planted, note: text }] }, 'application/json', readCertificate),
+          redactBody(JSON.stringify({ [name]: planted, note: text }), 'application/json', readCertificate),
+          redactBody(form, 'application/x-www-form-urlencoded', readCertificate),
+          redactBody(Object.fromEntries(new URLSearchParams(form)), 'application/x-www-form-urlencoded', readCertificate),
+          redactQuery({ [name]: planted, note: text }, readCertificate),
+          redactHeaders({ 'X-Auth-Token': planted, 'Api-Key': planted, 'X-Client-Secret': planted, 'X-Session': planted, 'x-note': text }, readCertificate),
+        ]) {
+          expect(leaks(recorded, planted)).toBe(false);
+          expect(leaks(recorded, planted2)).toBe(false);
+        }
+        expect(recordedStringifiedJson(JSON.stringify({ note: text }))).toBeUndefined();
+      }),
+    );
+  });
+
   it('no credential header survives; the certificate header becomes its organization id and fingerprint', () => {
     fc.assert(
       fc.property(secret, (planted) => {
@@ -186,9 +209,9 @@ describe('journal redaction (contract §14: secrets never appear)', () => {
     );
     // Names that hold a fragment of a secret's name, names with the characters the name scan turns
     // on ({ , : and quotes), secret names among them: kept as is only when redaction would keep it.
-    const names = fc.constantFrom('hint_code', 'code', 'reason', 'key', 'tokens_left', ':x', 'a,', '{b', 'q"r', 'to\\ken', 'to\u212Aen', ...SECRET_NAMES);
+    const names = fc.constantFrom('hint_code', 'code', 'reason', 'key', 'tokens_left', ':x', 'a,', '{b', 'q"r', 'to\\ken', 'to\u212Aen', 'a[access_token]', 'access_token[]', 'user.password', 'x=y', 'x%3Dy', ...SECRET_NAMES);
     const tricky = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(':', ':token', ',"token":', 'x', '', 1, null, `MIIB${'Q'.repeat(200)}`, `  LS0tLS1CRUdJTiBDRVJU${'Q'.repeat(200)}`, 'MIIBQQQQQQQQQQQQQQQQ'), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
+      value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(':', ':token', ',"token":', 'x', '', 1, null, 'eid://autostarttoken=abc&redirect=null', 'cb%3Fcode%3Dx', 'cb%3fcode%3dx', '{"token":"x"}', '#access_token=x', '-----BEGIN PRIVATE KEY-----', `MIIB${'Q'.repeat(200)}`, `  LS0tLS1CRUdJTiBDRVJU${'Q'.repeat(200)}`, 'MIIBQQQQQQQQQQQQQQQQ'), tie('object'), fc.array(tie('value'), { maxLength: 3 })),
       object: fc.dictionary(names, tie('value'), { maxKeys: 4 }),
     })).object;
     fc.assert(

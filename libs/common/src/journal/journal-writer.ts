@@ -18,9 +18,11 @@ export interface JournalHealth {
   recording: boolean;
   buffered: number;
   written: number;
-  /** Entries lost to a failed write or a full buffer (each logged at warn). */
+  /** Entries lost to a failed write or a full buffer (each logged at warn), or to a failed redaction. */
   lost: number;
   failed_writes: number;
+  /** Entries dropped because redacting them failed: never stored unredacted (contract §14). */
+  redaction_failed: number;
 }
 
 /**
@@ -43,6 +45,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private written = 0;
   private lost = 0;
   private failedWrites = 0;
+  private redactionFailed = 0;
 
   constructor(
     private readonly store: JournalStore,
@@ -65,7 +68,7 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
       this.lose(1, 'journal buffer full: entry dropped');
       return;
     }
-    this.filling.add(entry.arrivedAt.getTime(), journalRowValues(entry));
+    this.filling.add(entry.arrivalMicros, journalRowValues(entry));
     this.buffered += 1;
     if (!this.filling.full) return;
     this.seal();
@@ -82,7 +85,14 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   health(): JournalHealth {
-    return { recording: this.config.journal, buffered: this.buffered, written: this.written, lost: this.lost, failed_writes: this.failedWrites };
+    return {
+      recording: this.config.journal,
+      buffered: this.buffered,
+      written: this.written,
+      lost: this.lost,
+      failed_writes: this.failedWrites,
+      redaction_failed: this.redactionFailed,
+    };
   }
 
   private async writeBuffered(): Promise<void> {
@@ -121,6 +131,16 @@ export class JournalWriter implements OnModuleInit, BeforeApplicationShutdown {
   private seal(): void {
     this.waiting.push(this.filling);
     this.filling = this.spares.pop() ?? new JournalBatch(BATCH_SIZE);
+  }
+
+  /**
+   * Counts an entry the edge dropped because redacting it failed (contract §14: never kept
+   * unredacted). Logged by the error's type only: its message may quote the value being redacted.
+   */
+  dropUnredacted(error: unknown): void {
+    this.redactionFailed += 1;
+    this.lost += 1;
+    this.logger.warn({ error_type: error instanceof Error ? error.constructor.name : typeof error }, 'journal entry dropped: its redaction failed');
   }
 
   /** Counts and logs lost entries (also called by the edge when an entry cannot be built). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxDb } from '../sandbox/sandbox-db';
 import type { Hint } from './hint-catalogue';
+import { encodeJournalCursor, type JournalPosition, positionArrival } from './journal-cursor';
 import type { CallerKind, JournalCaller, NewJournalEntry } from './journal-entry';
 
 /** The filters of contract §14, already validated. */
@@ -15,25 +16,28 @@ export interface JournalFilter {
   /** Real arrival time, exclusive. */
   until?: Date;
   limit: number;
-  /** The `next_after` of the previous page: entries that arrived before it. */
-  after?: string;
+  /** The position the previous page's `next_after` names: entries that arrived before it. */
+  after?: JournalPosition;
 }
 
-/** A stored entry as the journal's readers show it: as written, with its arrival sequence, its sandbox implied. */
-export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId' | 'request' | 'response'> {
-  seq: string;
+/** A stored entry as the journal's readers show it: as written, its sandbox implied. */
+export interface JournalEntry extends Omit<NewJournalEntry, 'sandboxId' | 'arrivalMicros' | 'request' | 'response'> {
+  /** Real time of arrival (to the millisecond). */
+  arrivedAt: Date;
   request: Record<string, unknown>;
   response: Record<string, unknown>;
 }
 
 export interface JournalPage {
   entries: JournalEntry[];
-  /** The cursor of the next page; absent on the last. */
+  /** The cursor of the next page (opaque: the last entry's own position); absent on the last. */
   nextAfter?: string;
 }
 
 interface Row {
-  seq: string;
+  /** The arrival in microseconds and the entry's tiebreak, as text (bigints): its position, for the cursor. */
+  arrival_micros: string;
+  tiebreak: string;
   request_id: string;
   arrived_at: Date;
   at: Date;
@@ -51,13 +55,17 @@ interface Row {
   replayed: boolean;
 }
 
-/** `seq` is read as text (a bigint may exceed a JS number); ORDER BY names the column, not this alias. */
-const COLUMNS = `seq::text AS seq, request_id, arrived_at, at, method, path, query, status, duration_ms, caller_kind, caller_id, reason_code, request, response, hints, replayed`;
+/** The position as text (bigints may exceed a JS number; arrived_at as a Date keeps milliseconds only). */
+const COLUMNS = `(extract(epoch FROM arrived_at) * 1000000)::bigint::text AS arrival_micros, tiebreak::text AS tiebreak,
+  request_id, arrived_at, at, method, path, query, status, duration_ms, caller_kind, caller_id, reason_code, request, response, hints, replayed`;
+/** Newest first: real arrival, then the entry's own tiebreak (two entries in one microsecond on two instances). */
+const NEWEST_FIRST = `ORDER BY journal_entry.arrived_at DESC, journal_entry.tiebreak DESC`;
 
 /**
  * Reads the context sandbox's journal (contract §14), newest first in arrival order. `own` limits
  * every read to one caller's entries (the self-service route): another caller's are not there.
- * Index-backed: (sandbox_id, seq), (sandbox_id, caller_kind, caller_id, seq), (sandbox_id, request_id, seq).
+ * Index-backed, each index ending in (arrived_at, tiebreak): the primary key (sandbox_id, …),
+ * (sandbox_id, caller_kind, caller_id, …), (sandbox_id, request_id, …).
  */
 @Injectable()
 export class JournalRepository {
@@ -78,14 +86,20 @@ export class JournalRepository {
     if (filter.hint !== undefined) where((p) => `${p} = ANY (hint_codes)`, filter.hint);
     if (filter.since !== undefined) where((p) => `arrived_at >= ${p}`, filter.since);
     if (filter.until !== undefined) where((p) => `arrived_at < ${p}`, filter.until);
-    if (filter.after !== undefined) where((p) => `seq < ${p}`, filter.after);
+    if (filter.after !== undefined) {
+      const { tiebreak } = filter.after;
+      where((p) => `(arrived_at, tiebreak) < (${p}::timestamptz, $${parameters.length + 2}::bigint)`, positionArrival(filter.after));
+      parameters.push(tiebreak.toString());
+    }
     parameters.push(filter.limit + 1);
     const rows = await this.db.query<Row[]>(
-      `SELECT ${COLUMNS} FROM journal_entry WHERE sandbox_id = $1${andAll(conditions)} ORDER BY journal_entry.seq DESC LIMIT $${parameters.length + 1}`,
+      `SELECT ${COLUMNS} FROM journal_entry WHERE sandbox_id = $1${andAll(conditions)} ${NEWEST_FIRST} LIMIT $${parameters.length + 1}`,
       parameters,
     );
-    const entries = rows.slice(0, filter.limit).map(toEntry);
-    return rows.length > filter.limit ? { entries, nextAfter: entries[entries.length - 1].seq } : { entries };
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    const entries = page.map(toEntry);
+    return rows.length > filter.limit ? { entries, nextAfter: encodeJournalCursor({ arrivalMicros: BigInt(last.arrival_micros), tiebreak: BigInt(last.tiebreak) }) } : { entries };
   }
 
   /** The newest entry with this request id (a client may reuse one), among `own`'s when given. */
@@ -99,7 +113,7 @@ export class JournalRepository {
       });
     }
     const rows = await this.db.query<Row[]>(
-      `SELECT ${COLUMNS} FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2${andAll(conditions)} ORDER BY journal_entry.seq DESC LIMIT 1`,
+      `SELECT ${COLUMNS} FROM journal_entry WHERE sandbox_id = $1 AND request_id = $2${andAll(conditions)} ${NEWEST_FIRST} LIMIT 1`,
       parameters,
     );
     return rows.length > 0 ? toEntry(rows[0]) : null;
@@ -118,7 +132,6 @@ function andAll(conditions: readonly string[]): string {
 
 function toEntry(row: Row): JournalEntry {
   return {
-    seq: row.seq,
     requestId: row.request_id,
     arrivedAt: row.arrived_at,
     at: row.at,

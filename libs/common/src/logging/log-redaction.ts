@@ -1,53 +1,116 @@
 import { QueryFailedError } from 'typeorm';
+import { type HeaderValues, isSecretName, REDACTED, redactHeaders, redactJson, redactText, redactUrl } from '../redaction/redaction';
 
 /**
- * Query-string parameters whose value is a secret (DEVELOPERS.md: never logged), compared without
- * regard to case. A client may put any of them in a URL by mistake; the log shows the name only.
+ * The logs' side of the one redaction (libs/common/src/redaction, contract §14: the logs redact
+ * with the journal's list, one module for both): pino's serializers of a request, an answer and an
+ * error, and the last look at every line before it is written. A redaction that fails never lets
+ * its value through: the value (or the line) is replaced and counted on /health.
  */
-export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token',
-  'pending_code',
-  'pending_authorization_code',
-  'code',
-  'autostarttoken',
-  'autostart_token',
-  'auto_start_token',
-  'qr_code',
-  'qr_string',
-  'qr_start_secret',
-  'api_key',
-  'apikey',
-  'key',
-  'admin_key',
-  'demo_partner_key',
-  'client_secret',
-  'client_assertion',
-  'password',
-  'pkcs12_password',
-  'pkcs12_base64',
-  'private_key_pem',
-  'secret',
-]);
 
-export const REDACTED = '[Redacted]';
+/** What a logged value whose redaction failed becomes. */
+export const LOG_REDACTION_FAILED = '[redaction failed]';
 
-/** "/sandbox/eid?autostarttoken=abc&x=1" → "/sandbox/eid?autostarttoken=%5BRedacted%5D&x=1". */
-export function redactUrl(url: string): string {
-  const queryAt = url.indexOf('?');
-  if (queryAt < 0) return url;
-  const params = new URLSearchParams(url.slice(queryAt + 1));
-  let secret = false;
-  for (const name of new Set(params.keys())) {
-    if (!SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) continue;
-    secret = true;
-    // set() replaces every occurrence of a repeated parameter.
-    params.set(name, REDACTED);
-  }
-  return secret ? `${url.slice(0, queryAt)}?${params.toString()}` : url;
+let logRedactionFailures = 0;
+
+/** Logged values and lines replaced because their redaction failed, in this process (/health). */
+export function logRedactionFailed(): number {
+  return logRedactionFailures;
 }
+
+function safely<T>(redact: () => T): T | typeof LOG_REDACTION_FAILED {
+  try {
+    return redact();
+  } catch {
+    logRedactionFailures += 1;
+    return LOG_REDACTION_FAILED;
+  }
+}
+
+/** Levels a logged error or route parameters keep: far more than they have. */
+const LOGGED_DEPTH_LIMIT = 8;
+
+/** A request as pino-std-serializers gives it (request lines: trace, debug, info). */
+interface SerializedRequest {
+  url?: string;
+  headers?: HeaderValues;
+  params?: unknown;
+  query?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * A request line's request: the url by the string rule (path, query and fragment), the headers by
+ * the header rule (a certificate by the fingerprint of what came), route parameters by the name and
+ * string rules; the parsed query is left out (it is in the url).
+ */
+export function loggedRequest(req: SerializedRequest): unknown {
+  return safely(() => ({
+    ...req,
+    url: req.url && redactUrl(req.url),
+    headers: req.headers && redactHeaders(req.headers),
+    params: req.params && redactJson(req.params, { kind: 'parameter', depthLimit: LOGGED_DEPTH_LIMIT }).redacted,
+    query: undefined,
+  }));
+}
+
+/** The request a line names at warn and above: its id, method and url (by the string rule), no more. */
+export function loggedRequestName({ id, method, url }: { id?: unknown; method?: string; url?: string }): unknown {
+  return safely(() => ({ id, method, url: url && redactUrl(url) }));
+}
+
+/** A request line's answer: its status, and its headers by the header rule. */
+export function loggedResponse(res: { statusCode?: number; headers?: HeaderValues; [key: string]: unknown }): unknown {
+  return safely(() => ({ ...res, headers: res.headers && redactHeaders(res.headers) }));
+}
+
+/** Fields whose serializer redacts them (pino-http's request and answer, an error). */
+const SERIALIZED_FIELDS: ReadonlySet<string> = new Set(['req', 'res', 'err']);
+
+/**
+ * The fields a log call gives (pino's `formatters.log`), but those its serializers redact: the
+ * value of a field of a secret name goes, strings by the string rule, plain objects by the name and
+ * string rules at any depth. The object itself is left as it was: a copy carries the changes.
+ */
+export function redactLogFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const field of Object.keys(fields)) {
+    if (SERIALIZED_FIELDS.has(field)) continue;
+    const value = fields[field];
+    const shown = safely(() => loggedField(field, value));
+    if (shown !== value) (copy ??= { ...fields })[field] = shown;
+  }
+  return copy ?? fields;
+}
+
+function loggedField(field: string, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isSecretName(field, 'field')) return REDACTED;
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  // Plain data only: an error or a class instance is pino's to write (its serializer, its toJSON).
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
+  return redactJson(value, { kind: 'field', depthLimit: LOGGED_DEPTH_LIMIT }).redacted;
+}
+
+/**
+ * The last look at a log line, as pino writes it (its `streamWrite` hook): the string rule over the
+ * JSON text, so a secret parameter, a secret member in JSON inside a string, or a private key, in
+ * any field of any line (a message, an error's stack) goes too. A line whose redaction fails is
+ * replaced by a line that says so.
+ */
+export function redactLogLine(line: string): string {
+  try {
+    return redactText(line, { json: true });
+  } catch {
+    logRedactionFailures += 1;
+    const level = /"level":(\d+)/.exec(line)?.[1] ?? '50';
+    return `{"level":${level},"msg":"log line dropped: its redaction failed"}\n`;
+  }
+}
+
+export { redactUrl };
 
 /**
  * A name for a SQL statement that carries no value: its verb and first table, e.g. "UPDATE
@@ -111,20 +174,37 @@ interface SerializedError {
   [key: string]: unknown;
 }
 
+/** Fields of an error that hold what the client sent: never logged (body-parser's `body` is the request body as sent). */
+const UNLOGGED_ERROR_FIELDS: ReadonlySet<string> = new Set(['raw', 'body']);
+
 /**
  * pino's serializer for `err`: a database error (and one caused by it) is logged by SQLSTATE, names
  * and statement name only, never the statement's parameter values or PostgreSQL's `detail`, which
- * quotes them (issue 13). Any other error keeps pino's standard serialization.
+ * quotes them (issue 13). Any other error keeps pino's standard serialization but the request body
+ * some carry, redacted by the name and string rules (its message and stack may quote a url).
  */
 export function serializeError(serialized: SerializedError): unknown {
-  const raw = serialized?.raw;
-  if (!(raw instanceof Error)) return serialized;
-  const database = databaseErrorOf(raw);
-  if (database) return databaseErrorLog(raw, database);
-  const cause = databaseCause(raw);
-  if (!cause) return serialized;
-  const type = raw.constructor?.name || raw.name;
-  return { type, message: raw.message, stack: [`${type}: ${raw.message}`, ...stackFrames(raw)].join('\n'), cause: databaseErrorLog(cause.error, cause.database) };
+  return safely(() => {
+    const raw = serialized?.raw;
+    const database = raw instanceof Error ? databaseErrorOf(raw) : null;
+    if (raw instanceof Error && database) return databaseErrorLog(raw, database);
+    const cause = raw instanceof Error ? databaseCause(raw) : null;
+    if (raw instanceof Error && cause) {
+      const type = raw.constructor?.name || raw.name;
+      const message = redactText(raw.message);
+      return { type, message, stack: redactText([`${type}: ${raw.message}`, ...stackFrames(raw)].join('\n')), cause: databaseErrorLog(cause.error, cause.database) };
+    }
+    if (serialized === null || typeof serialized !== 'object') return serialized;
+    const logged: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(serialized)) {
+      if (UNLOGGED_ERROR_FIELDS.has(field)) {
+        if (field === 'body' && value !== undefined) logged.body = REDACTED;
+        continue;
+      }
+      logged[field] = value;
+    }
+    return redactJson(logged, { kind: 'field', depthLimit: LOGGED_DEPTH_LIMIT }).redacted;
+  });
 }
 
 function databaseCause(error: Error): { error: Error; database: DatabaseError } | null {

@@ -84,6 +84,19 @@ export const RESPONSE_HEADERS = {
   },
 } as const;
 
+/**
+ * The challenge of a 400 for a bearer credential given more than once or not as one string (RFC
+ * 6750 §3.1, contract §2), documented on the 400 of every route that reads a bearer: a second
+ * definition of the same header, for the 400s, where it is sent only in that case.
+ */
+export const INVALID_REQUEST_CHALLENGE_HEADER = 'WWW-Authenticate-invalid_request';
+const INVALID_REQUEST_CHALLENGE = {
+  description:
+    'Bearer realm="sandbox", error="invalid_request": sent with the 400 when the bearer credential was given more than once or not as one string — a repeated access_token, a JSON access_token that is no string, or the Authorization header together with an access_token parameter (RFC 6750 §3.1, contract §2)',
+  required: false,
+  schema: { type: 'string', example: 'Bearer realm="sandbox", error="invalid_request"' },
+};
+
 /** Marks an operation whose answers carry Cache-Control: no-store (NoStore); describeResponseHeaders documents it and drops the mark. */
 export const NO_STORE_EXTENSION = 'x-no-store';
 
@@ -169,15 +182,25 @@ function defaultsIntoDescriptions(document: OpenAPIObject, roots: unknown[]): vo
  * NoStore, Sandbox-Hints (optional) on every route the journal records.
  */
 export function describeResponseHeaders(document: OpenAPIObject): void {
-  document.components = { ...document.components, headers: { ...(document.components?.headers ?? {}), ...jsonCopy(RESPONSE_HEADERS) } as never };
+  document.components = {
+    ...document.components,
+    headers: { ...(document.components?.headers ?? {}), ...jsonCopy(RESPONSE_HEADERS), [INVALID_REQUEST_CHALLENGE_HEADER]: jsonCopy(INVALID_REQUEST_CHALLENGE) } as never,
+  };
+  const bearerSchemes = new Set(
+    Object.entries(document.components.securitySchemes ?? {})
+      .filter(([, scheme]) => 'scheme' in scheme && scheme.scheme === 'bearer')
+      .map(([name]) => name),
+  );
   for (const { path, operation } of operationsOf(document)) {
     const tokenEndpoint = TOKEN_ENDPOINT_PATHS.includes(path);
     const noStore = operation[NO_STORE_EXTENSION] === true;
+    const readsBearer = (operation.security ?? []).some((entry) => Object.keys(entry).some((name) => bearerSchemes.has(name)));
     delete operation[NO_STORE_EXTENSION];
     for (const [status, response] of Object.entries(operation.responses)) {
       addResponseHeaders(response, 'X-Request-Id');
       if (status === '429' || status === '503') addResponseHeaders(response, 'Retry-After');
       if (status === '401' && path !== PSD2_TOKEN_PATH) addResponseHeaders(response, 'WWW-Authenticate');
+      if (status === '400' && readsBearer) response.headers = { ...response.headers, 'WWW-Authenticate': { $ref: `#/components/headers/${INVALID_REQUEST_CHALLENGE_HEADER}` } };
       if (tokenEndpoint || (noStore && /^2/.test(status))) addResponseHeaders(response, 'Cache-Control');
       if (!UNRECORDED_PATHS.test(path)) addResponseHeaders(response, 'Sandbox-Hints');
     }

@@ -15,33 +15,39 @@ export interface CallerWindow {
 }
 
 /**
- * `sandbox_creation`: the self-service creations per caller IP (contract §13 Self-service), the
- * service's own table, not a sandbox's data. Real time is the database's `now()` (the window is real
- * minutes, the same on every instance; a sandbox clock has nothing to say about it). Call it inside
- * the creation's transaction after the creation lock (SandboxRegistry.countCreated(true)), so
+ * `sandbox_creation`: the self-service creations per caller (contract §13 Self-service: an IPv4
+ * address or an IPv6 /64, selfServiceCallerOf; the column is still named `caller_ip`), the service's
+ * own table, not a sandbox's data. Real time is the database's `now()` (the window is real minutes,
+ * the same on every instance; a sandbox clock has nothing to say about it). Call it inside the
+ * reservation's transaction after the creation lock (SandboxRegistry.countForCreation), so
  * concurrent creations from several instances count one after another, and a refused creation
- * rolls back with nothing written.
+ * rolls back with nothing written; a creation whose seeding fails takes its row back (`forget`).
  */
 @Injectable()
 export class SandboxCreationLog {
   constructor(private readonly dataSource: DataSource) {}
 
-  async window(callerIp: string): Promise<CallerWindow> {
+  async window(caller: string): Promise<CallerWindow> {
     const rows: Array<{ n: number | string; wait: number | string | null }> = await this.manager.query(
       `SELECT count(*) AS n, ceil(extract(epoch FROM min(created_at) + ${WINDOW} - now())) AS wait
          FROM sandbox_creation WHERE caller_ip = $1 AND created_at > now() - ${WINDOW}`,
-      [callerIp],
+      [caller],
     );
     return { count: Number(rows[0].n), secondsUntilRoom: Math.max(0, Number(rows[0].wait ?? 0)) };
   }
 
-  /** Records one creation and prunes a bounded batch of rows that left the window. */
-  async record(callerIp: string): Promise<void> {
-    await this.manager.query(`INSERT INTO sandbox_creation (caller_ip, created_at) VALUES ($1, now())`, [callerIp]);
+  /** Records one creation (of `sandboxId`) and prunes a bounded batch of rows that left the window. */
+  async record(caller: string, sandboxId: string): Promise<void> {
+    await this.manager.query(`INSERT INTO sandbox_creation (caller_ip, created_at, sandbox_id) VALUES ($1, now(), $2)`, [caller, sandboxId]);
     await this.manager.query(
       `DELETE FROM sandbox_creation WHERE ctid = ANY(ARRAY(
          SELECT ctid FROM sandbox_creation WHERE created_at <= now() - ${WINDOW} LIMIT ${PRUNE_BATCH}))`,
     );
+  }
+
+  /** Takes back the row of a creation that did not happen after all (its seeding failed): nothing of it stays. */
+  async forget(sandboxId: string): Promise<void> {
+    await this.manager.query(`DELETE FROM sandbox_creation WHERE sandbox_id = $1`, [sandboxId]);
   }
 
   /** The context's transaction when one is open (the embedded database has one connection). */

@@ -5,6 +5,8 @@ import { NotFound } from '../errors/domain-error';
 import { SandboxChangeListener, SandboxChanges } from './sandbox-changes';
 import { SandboxContext } from './sandbox-context';
 
+/** A reservation older than this is one whose creation died before its seeding committed (a creation takes seconds at most). */
+const STALE_RESERVATION_MINUTES = 10;
 /** Bounded: a flood of ids costs memory up to this many entries. */
 const CAPACITY = 10_000;
 /** last_used_at is recorded to the minute: at most one write per sandbox and instance a minute (contract §13). */
@@ -57,20 +59,29 @@ export interface SandboxSettings {
 export interface SandboxRow extends SandboxSettings {
   id: string;
   name: string;
+  /** Created without a key (contract §13 Self-service): SANDBOX_SELF_SERVICE_MAX counts these. */
+  selfService: boolean;
   generation: string;
   adminKeyHash: string | null;
   createdAt: Date;
   lastUsedAt: Date;
 }
 
-export type NewSandbox = Pick<SandboxRow, 'id' | 'name' | 'adminKeyHash'> & SandboxSettings & Partial<Pick<SandboxRow, 'generation' | 'createdAt'>>;
+export type NewSandbox = Pick<SandboxRow, 'id' | 'name' | 'adminKeyHash' | 'selfService'> & SandboxSettings & Partial<Pick<SandboxRow, 'generation' | 'createdAt'>>;
 
-const COLUMNS = `id, name, generation::text AS generation, admin_key_hash, seed_demo, demo_partner_key_hash,
+/** How many sandboxes a creation counts (contract §13): all created ones, and those self-service made. */
+export interface SandboxCounts {
+  created: number;
+  selfService: number;
+}
+
+const COLUMNS = `id, name, generation::text AS generation, admin_key_hash, self_service, seed_demo, demo_partner_key_hash,
   downtime_calendar, clock_now, clock_frozen, fixture, created_at, last_used_at`;
 
 interface RawRow {
   id: string;
   name: string;
+  self_service: boolean;
   generation: string;
   admin_key_hash: string | null;
   seed_demo: boolean;
@@ -87,6 +98,7 @@ function toRow(raw: RawRow): SandboxRow {
   return {
     id: raw.id,
     name: raw.name,
+    selfService: raw.self_service,
     generation: raw.generation,
     adminKeyHash: raw.admin_key_hash,
     seedDemo: raw.seed_demo,
@@ -102,7 +114,9 @@ function toRow(raw: RawRow): SandboxRow {
 
 /**
  * The `sandbox` table itself: which sandboxes exist (contract §13). It is the registry of sandboxes,
- * not a sandbox's data, so it is the one reader of that table outside SandboxDb. `exists` is the
+ * not a sandbox's data, so it is the one reader of that table outside SandboxDb. A creation first
+ * reserves its row (`ready` false: counted, but no sandbox to any route or listing) and marks it
+ * ready in the transaction that seeds it, so a sandbox is never seen half seeded. `exists` is the
  * one cached lookup per request of the prefix routing: a sandbox found is remembered until
  * SandboxChanges reports it changed or deleted (elsewhere: within a second); one not found is asked
  * again every time (a sandbox created elsewhere is usable at once). `delete` forgets at once on this
@@ -131,7 +145,7 @@ export class SandboxRegistry implements SandboxChangeListener {
     await this.changes.sync();
     if (this.seenAtMs.has(sandboxId)) return true;
     const checkedAt = Date.now();
-    const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1`, [sandboxId]);
+    const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1 AND ready`, [sandboxId]);
     this.seenAtMs.delete(sandboxId);
     if (rows.length === 0) {
       this.forget(sandboxId);
@@ -166,7 +180,7 @@ export class SandboxRegistry implements SandboxChangeListener {
   }
 
   async find(sandboxId: string, forUpdate = false): Promise<SandboxRow | null> {
-    const rows: RawRow[] = await this.manager.query(`SELECT ${COLUMNS} FROM sandbox WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [sandboxId]);
+    const rows: RawRow[] = await this.manager.query(`SELECT ${COLUMNS} FROM sandbox WHERE id = $1 AND ready${forUpdate ? ' FOR UPDATE' : ''}`, [sandboxId]);
     return rows.length === 0 ? null : toRow(rows[0]);
   }
 
@@ -189,37 +203,54 @@ export class SandboxRegistry implements SandboxChangeListener {
     await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_lifecycle'), hashtext($1))`, [sandboxId]);
   }
 
+  /**
+   * Moves the sandbox to its next generation in the open transaction, its data kept, so every
+   * instance drops what it keeps in memory of the sandbox as immutable (access tokens, pending
+   * codes): the one that changed it once it reads the row again, others within a second through
+   * the change feed. For a change that removes such rows: a user seeded again (contract §8).
+   */
+  async renewGeneration(sandboxId: string): Promise<void> {
+    await this.manager.query(`UPDATE sandbox SET generation = generation + 1 WHERE id = $1`, [sandboxId]);
+  }
+
   /** The hash of the sandbox's own admin key (null: none, or no such sandbox). */
   async adminKeyHash(sandboxId: string): Promise<string | null> {
-    const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1`, [sandboxId]);
+    const rows: Array<{ admin_key_hash: string | null }> = await this.manager.query(`SELECT admin_key_hash FROM sandbox WHERE id = $1 AND ready`, [sandboxId]);
     return rows[0]?.admin_key_hash ?? null;
   }
 
   /** One keyset page in id order (byte order, so every instance pages alike). */
   async list(after: string | undefined, limit: number): Promise<SandboxRow[]> {
     const rows: RawRow[] = await this.manager.query(
-      `SELECT ${COLUMNS} FROM sandbox WHERE ($1::text IS NULL OR id COLLATE "C" > $1) ORDER BY id COLLATE "C" LIMIT $2`,
+      `SELECT ${COLUMNS} FROM sandbox WHERE ready AND ($1::text IS NULL OR id COLLATE "C" > $1) ORDER BY id COLLATE "C" LIMIT $2`,
       [after ?? null, limit],
     );
     return rows.map(toRow);
   }
 
   /**
-   * How many sandboxes exist besides the default one (SANDBOX_MAX counts these). `exclusive`: first
-   * takes a transaction-level advisory lock, so concurrent creations count one after another.
+   * How many sandboxes exist besides the default one, reservations included (SANDBOX_MAX and
+   * SANDBOX_SELF_SERVICE_MAX count these), after a transaction-level advisory lock: concurrent
+   * creations count (and reserve) one after another. Only the counting is serialized: the creation
+   * commits its reservation and lets go of the lock before it seeds (contract §13).
    */
-  async countCreated(exclusive = false): Promise<number> {
-    if (exclusive) await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_create'))`);
-    const rows: Array<{ n: number | string }> = await this.manager.query(`SELECT count(*) AS n FROM sandbox WHERE id <> 'default'`);
-    return Number(rows[0].n);
+  async countForCreation(): Promise<SandboxCounts> {
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtext('sandbox_create'))`);
+    const rows: Array<{ created: number | string; self_service: number | string }> = await this.manager.query(
+      `SELECT count(*) AS created, count(*) FILTER (WHERE self_service) AS self_service FROM sandbox WHERE id <> 'default'`,
+    );
+    return { created: Number(rows[0].created), selfService: Number(rows[0].self_service) };
   }
 
-  /** The sandbox row and its clock row (real time; the caller sets the clock in the sandbox's context). */
-  async insert(sandbox: NewSandbox): Promise<SandboxRow> {
+  /**
+   * The sandbox row and its clock row (real time; the caller sets the clock in the sandbox's context).
+   * `reserved`: not ready yet, until `markReady` in the transaction that seeds it.
+   */
+  async insert(sandbox: NewSandbox, reserved = false): Promise<SandboxRow> {
     const rows: RawRow[] = await this.manager.query(
-      `INSERT INTO sandbox (id, name, generation, admin_key_hash, seed_demo, demo_partner_key_hash, downtime_calendar,
+      `INSERT INTO sandbox (id, name, generation, admin_key_hash, self_service, ready, seed_demo, demo_partner_key_hash, downtime_calendar,
                             clock_now, clock_frozen, fixture, created_at, last_used_at)
-       VALUES ($1, $2, COALESCE($3::bigint, 1), $4, $5, $6, $7, $8, $9, $10::jsonb, COALESCE($11::timestamptz, now()), now())
+       VALUES ($1, $2, COALESCE($3::bigint, 1), $4, $12, NOT $13::boolean, $5, $6, $7, $8, $9, $10::jsonb, COALESCE($11::timestamptz, now()), now())
        RETURNING ${COLUMNS}`,
       [
         sandbox.id,
@@ -233,35 +264,62 @@ export class SandboxRegistry implements SandboxChangeListener {
         sandbox.clockFrozen,
         sandbox.fixture === null || sandbox.fixture === undefined ? null : JSON.stringify(sandbox.fixture),
         sandbox.createdAt ?? null,
+        sandbox.selfService,
+        reserved,
       ],
     );
     await this.manager.query(`INSERT INTO sandbox_clock (sandbox_id, frozen) VALUES ($1, false)`, [sandbox.id]);
     return toRow(rows[0]);
   }
 
-  /** Deletes the sandbox; ON DELETE CASCADE removes every row of its data (a trigger its journal entries). */
+  /**
+   * Holds a reservation for the open transaction that seeds it (a row lock the sweep of stale
+   * reservations skips); false when it is gone.
+   */
+  async holdReservation(sandboxId: string): Promise<boolean> {
+    const rows: unknown[] = await this.manager.query(`SELECT 1 FROM sandbox WHERE id = $1 AND NOT ready FOR NO KEY UPDATE`, [sandboxId]);
+    return rows.length === 1;
+  }
+
+  /** The reserved sandbox becomes one, with the transaction that seeded it. */
+  async markReady(sandboxId: string): Promise<SandboxRow> {
+    const rows = returnedRows<RawRow>(await this.manager.query(`UPDATE sandbox SET ready = true WHERE id = $1 RETURNING ${COLUMNS}`, [sandboxId]));
+    return toRow(rows[0]);
+  }
+
+  /** Gives a reservation back (its seeding failed): the row and, by cascade, whatever was written with it. */
+  async dropReservation(sandboxId: string): Promise<void> {
+    await this.manager.query(`DELETE FROM sandbox WHERE id = $1 AND NOT ready`, [sandboxId]);
+  }
+
+  /** Deletes the sandbox; ON DELETE CASCADE removes every row of its data (a trigger its journal entries). A reservation is no sandbox yet. */
   async delete(sandboxId: string): Promise<boolean> {
-    const rows = returnedRows(await this.manager.query(`DELETE FROM sandbox WHERE id = $1 RETURNING id`, [sandboxId]));
+    const rows = returnedRows(await this.manager.query(`DELETE FROM sandbox WHERE id = $1 AND ready RETURNING id`, [sandboxId]));
     this.forget(sandboxId);
     return rows.length === 1;
   }
 
   /**
    * Deletes up to `limit` created sandboxes unused for `idleDays` real days (the default sandbox
-   * never), longest idle first, and forgets them here (contract §13 Lifecycle). A request that
-   * touches one meanwhile keeps it: the row is locked and checked again before it goes, and one
-   * being deleted or reset elsewhere is left to that.
+   * never), longest idle first, and forgets them here (contract §13 Lifecycle); and reservations a
+   * creation left when it died before its seeding committed (older than a creation ever takes).
+   * Unused for exactly `idleDays` is enough: the period [last_used_at, last_used_at + idleDays) is
+   * half-open (contract §6). `asOf` is the instant idleness is measured at: the database's now()
+   * unless given. A request that touches one meanwhile keeps it: the row is locked and checked again
+   * before it goes, and one being deleted, reset or seeded elsewhere is left to that.
    */
-  async deleteIdle(idleDays: number, limit: number): Promise<string[]> {
+  async deleteIdle(idleDays: number, limit: number, asOf?: Date): Promise<string[]> {
     const rows = returnedRows<{ id: string }>(
       await this.manager.query(
         `DELETE FROM sandbox WHERE id IN (
            SELECT id FROM sandbox
-            WHERE id <> 'default' AND last_used_at < now() - make_interval(days => $1)
+            WHERE id <> 'default'
+              AND (last_used_at <= COALESCE($4::timestamptz, now()) - make_interval(days => $1)
+                   OR (NOT ready AND created_at < COALESCE($4::timestamptz, now()) - make_interval(mins => $3)))
             ORDER BY last_used_at LIMIT $2
               FOR UPDATE SKIP LOCKED)
          RETURNING id`,
-        [idleDays, limit],
+        [idleDays, limit, STALE_RESERVATION_MINUTES, asOf ?? null],
       ),
     );
     for (const { id } of rows) this.forget(id);

@@ -113,6 +113,15 @@ describe('issueTestCertificate and readPsd2Certificate', () => {
     }
   });
 
+  it('refuses an organizationIdentifier beginning with sha256:, the name of a TPP whose certificate has none, as unreadable (contract §16)', async () => {
+    const der = await issueTestCertificate({ roles: ['PSP_AI'], organizationId: `sha256:${'ab'.repeat(32)}`, now: NOW });
+    expect(() => readPsd2Certificate(base64(der))).toThrow(UnreadableCertificate);
+    expect(() => readPsd2Certificate(base64(der))).toThrow(/begins with sha256:/);
+    // Only that form: the same text elsewhere in the identifier names an organization as any other.
+    const elsewhere = await issueTestCertificate({ roles: ['PSP_AI'], organizationId: 'PSDSE-sha256:1', now: NOW });
+    expect(readPsd2Certificate(base64(elsewhere)).organizationId).toBe('PSDSE-sha256:1');
+  });
+
   it('encodes the qcStatements byte for byte as the openssl fixture written from the ETSI ASN.1', async () => {
     const der = await issueTestCertificate({ roles: ['PSP_AI', 'PSP_PI'], organizationId: ORGANIZATION_ID, now: NOW });
 

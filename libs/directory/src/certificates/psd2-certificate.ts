@@ -7,6 +7,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { AsnArray, AsnParser, AsnProp, AsnPropTypes, AsnSerializer, AsnType, AsnTypeTypes } from '@peculiar/asn1-schema';
 import * as x509 from '@peculiar/x509';
 import { hasControlCharacter } from '@app/common';
+import { FINGERPRINT_IDENTIFIER_PREFIX } from '../tpps/tpp';
 
 export const PSD2_ROLES = ['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'] as const;
 export type Psd2Role = (typeof PSD2_ROLES)[number];
@@ -253,6 +254,10 @@ function organizationIdOf(certificate: x509.X509Certificate): string | null {
   // Contract §2 text rule: the identifier names the TPP in the database (PostgreSQL refuses U+0000).
   if (organizationId !== null && hasControlCharacter(organizationId)) {
     throw new UnreadableCertificate('The certificate\'s organizationIdentifier contains control characters');
+  }
+  // Contract §16: that form names the TPP of a certificate without one; no certificate may borrow it.
+  if (organizationId?.startsWith(FINGERPRINT_IDENTIFIER_PREFIX)) {
+    throw new UnreadableCertificate(`The certificate's organizationIdentifier begins with ${FINGERPRINT_IDENTIFIER_PREFIX}, the form that names the TPP of a certificate without one (contract §3, §16)`);
   }
   return organizationId;
 }

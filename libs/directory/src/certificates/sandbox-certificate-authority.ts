@@ -2,7 +2,8 @@ import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common
 import { createHash, X509Certificate as NodeX509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { AccessStrategyRegistry, CertificateRefused, type ClientCertificateGate, Clock, NotFound, peerCertificateDer, SandboxCache, SandboxClock } from '@app/common';
+import { AccessStrategyRegistry, CertificateRefused, type ClientCertificateGate, Clock, NotFound, peerCertificateDer, SandboxCache, SandboxClock, ValidationFailed } from '@app/common';
+import { reservedOrganizationIdProblem } from '../tpps/tpp';
 import { CertificateRevocationsRepository } from './certificate-revocations.repository';
 import { type Psd2Certificate, readPsd2CertificateDer, UnreadableCertificate } from './psd2-certificate';
 import {
@@ -75,6 +76,8 @@ export class SandboxCertificateAuthority implements ClientCertificateGate, OnMod
   }
 
   async issue(request: ClientCertificateRequest): Promise<IssuedClientCertificate> {
+    const reserved = reservedOrganizationIdProblem(request.organizationId);
+    if (reserved) throw new ValidationFailed(reserved);
     const issued = await issueClientCertificate(await this.authority(), request);
     await this.store.recordIssued({ serial: issued.serial, organizationId: request.organizationId, notBefore: request.notBefore, notAfter: request.notAfter });
     return issued;
@@ -118,11 +121,12 @@ export class SandboxCertificateAuthority implements ClientCertificateGate, OnMod
         'The client certificate is not issued by the sandbox CA (GET /sandbox/ca.pem): issue one with POST /sandbox/certificates. Certificates of GET /sandbox/test-certificate serve the X-PSD2-CLIENT-TEST-CERT header on the plain port only.',
       );
     }
+    // Valid over [notBefore, notAfter): expired from the instant notAfter states on (contract §6, §16).
     const now = this.clock.now();
     if (now < certificate.notBefore) {
       throw new CertificateRefused('CERTIFICATE_INVALID', `The client certificate is not yet valid: not before ${certificate.notBefore.toISOString()}, and the sandbox clock says ${now.toISOString()}.`);
     }
-    if (now > certificate.notAfter) {
+    if (now >= certificate.notAfter) {
       throw new CertificateRefused('CERTIFICATE_INVALID', `The client certificate has expired: not after ${certificate.notAfter.toISOString()}, and the sandbox clock says ${now.toISOString()}.`);
     }
     if ((await this.revokedSerials()).has(certificate.serial)) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tpp, TppIdentity, tppIdentifier, TppSettings } from './tpp';
+import { ValidationFailed } from '@app/common';
+import { reservedOrganizationIdProblem, Tpp, TppIdentity, tppIdentifier, TppSettings } from './tpp';
 import { TppRepository } from './tpp.repository';
 
 /** The TPP registry (contract §3, §8): TPPs appear on first use; admins adjust their settings. */
@@ -14,6 +15,8 @@ export class TppRegistry {
 
   /** Settings for the TPP with this organizationIdentifier, registering it if it is new. */
   configure(organizationId: string, settings: TppSettings): Promise<Tpp> {
+    const reserved = reservedOrganizationIdProblem(organizationId);
+    if (reserved) throw new ValidationFailed(reserved);
     return this.tpps.configure(organizationId, settings.nonAuthenticatedTokenLifetimeS);
   }
 }

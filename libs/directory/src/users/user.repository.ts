@@ -38,6 +38,16 @@ export class UserRepository {
     return this.rows.first(result) as SandboxUser | null;
   }
 
+  /** Which of these personal numbers are users already: one indexed read. */
+  async existing(personalNumbers: readonly PersonalNumber[]): Promise<Set<PersonalNumber>> {
+    if (personalNumbers.length === 0) return new Set();
+    const rows: Array<{ personal_number: PersonalNumber }> = await this.db.query(
+      `SELECT personal_number FROM sandbox_user WHERE sandbox_id = $1 AND personal_number = ANY($2::bpchar[])`,
+      [personalNumbers],
+    );
+    return new Set(rows.map((row) => row.personal_number));
+  }
+
   /** A page in personal-number order after `after` (keyset on the primary key: one index range scan). */
   async listAfter(after: string | undefined, limit: number): Promise<SandboxUser[]> {
     const result: unknown = await this.db.query(`SELECT ${this.rows.select()} FROM sandbox_user WHERE sandbox_id = $1 AND personal_number > $2 ORDER BY personal_number LIMIT $3`, [

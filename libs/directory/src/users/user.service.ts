@@ -24,6 +24,11 @@ export class UserService {
     return { user, created };
   }
 
+  /** Which of these personal numbers are users already. */
+  existing(personalNumbers: readonly PersonalNumber[]): Promise<Set<PersonalNumber>> {
+    return this.users.existing(personalNumbers);
+  }
+
   find(personalNumber: PersonalNumber): Promise<SandboxUser | null> {
     return this.users.find(personalNumber);
   }

@@ -5,6 +5,14 @@ import type { EidOrderReference } from './eid-order';
 import { EidOrderEntity } from './eid-order.entity';
 import { ACTIVATION_LIMIT_S, OPEN_STATUSES, ORDER_LIFETIME_S } from './eid-order-status';
 
+/**
+ * For another lib's statement about a person's orders (contract §8: a user seeded again is as if
+ * new): the ids of every order whose subject is `personalNumber` (an SQL expression) in the
+ * statement's sandbox (`$1`), for `… IN (eidOrdersOf('$2'))`.
+ */
+export const eidOrdersOf = (personalNumber: string): string =>
+  `SELECT o.id FROM eid_order o WHERE o.sandbox_id = $1 AND o.personal_number = ${personalNumber}`;
+
 @Injectable()
 export class EidOrderRepository {
   private readonly rows = this.db.rows(EidOrderEntity);
@@ -116,5 +124,18 @@ export class EidOrderRepository {
       ),
     ).length;
     return { startFailed, expired };
+  }
+
+  /** Cancels every open order of the person (FAILED CANCELLED) in one statement; how many. */
+  async cancelOpenOf(personalNumber: string, now: Date): Promise<number> {
+    const open = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
+    return returnedRows(
+      await this.db.query(
+        `UPDATE eid_order SET status = 'FAILED', hint_code = 'CANCELLED', finished_at = $3, version = version + 1
+          WHERE sandbox_id = $1 AND personal_number = $2 AND status IN (${open})
+          RETURNING id`,
+        [personalNumber, now],
+      ),
+    ).length;
   }
 }

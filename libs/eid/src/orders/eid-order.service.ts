@@ -66,7 +66,8 @@ export class EidOrderService {
   /**
    * The first poll that answers an order final records when (one conditional update, once per
    * order). Later polls earn hints (contract §14): after COLLECT_ERROR, start a new signing (bank
-   * §3.2); more than 10 s after COMPLETE or FAILED, status and collect serve PENDING orders only
+   * §3.2); from 10 s after COMPLETE or FAILED on (the grace is over at 10 s: periods are half-open,
+   * contract §6), status and collect serve PENDING orders only
    * (bank §3.1).
    */
   private async reportedFinal(order: EidOrder): Promise<EidOrder> {
@@ -79,7 +80,7 @@ export class EidOrderService {
       return order;
     }
     const sinceFinal = now.getTime() - order.finalReportedAt.getTime();
-    if (sinceFinal > POLLED_AFTER_FINAL_S * 1000) RequestHints.raise('POLLED_AFTER_FINAL', { state: order.status, secondsAgo: Math.floor(sinceFinal / 1000) });
+    if (sinceFinal >= POLLED_AFTER_FINAL_S * 1000) RequestHints.raise('POLLED_AFTER_FINAL', { state: order.status, secondsAgo: Math.floor(sinceFinal / 1000) });
     return order;
   }
 
@@ -159,6 +160,18 @@ export class EidOrderService {
         throw new EidOrderContended(order.id);
       }
     }
+  }
+
+  /**
+   * Contract §8, a user seeded again: no order of theirs stays open. The time rules first (an order
+   * they have closed keeps their outcome), then every open order of the person is FAILED
+   * CANCELLED, as a cancel leaves it; finished orders stay, the record of the processes that used them.
+   */
+  async cancelOpenOrdersOf(personalNumber: string): Promise<void> {
+    const now = this.clock.now();
+    await this.orders.expireStale(now);
+    const cancelled = await this.orders.cancelOpenOf(personalNumber, now);
+    if (cancelled > 0) this.logger.log(`eid orders cancelled for a user seeded again: ${cancelled}`);
   }
 
   /** Where expireStale has work now, across sandboxes (the expiry job's scheduled pass). */

@@ -144,8 +144,9 @@ export class EidSimulatorService {
     const order = await this.repository.findByQrStartToken(qr.qrStartToken);
     if (!order || !qrCodeMatches(qr, order.qrStartSecret)) return null;
     const shownAt = order.startedAt.getTime() + qr.t * 1000;
-    if (Math.abs(this.clock.now().getTime() - shownAt) > QR_ACCEPT_WINDOW_S * 1000) {
-      throw new ValidationFailed(`token: this QR string is older than ${QR_ACCEPT_WINDOW_S} seconds; scan the current one`);
+    // Accepted while less than 5 s from its t: at exactly 5 s it is stale (contract §4, §6: periods are half-open).
+    if (Math.abs(this.clock.now().getTime() - shownAt) >= QR_ACCEPT_WINDOW_S * 1000) {
+      throw new ValidationFailed(`token: this QR string is ${QR_ACCEPT_WINDOW_S} seconds old or more; scan the current one`);
     }
     return order;
   }

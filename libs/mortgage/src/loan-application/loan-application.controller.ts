@@ -27,7 +27,7 @@ const NO_APPLICATION = { status: 404, description: 'No loan application with thi
 @PartnerAuth()
 @ApiProblems(
   { status: 400, description: 'A missing or malformed field or path segment, or an applicant who is not a sandbox user (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one, or an enterprise token presented with another client certificate or on the other port than it was obtained (error="invalid_token", contract §16); on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
 )
 @Controller(['api/loan-application/2.0/mortgages', 'partner/api/loan-application/2.0/mortgages'])
 export class LoanApplicationController {

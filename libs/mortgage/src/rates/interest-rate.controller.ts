@@ -96,7 +96,7 @@ export class EffectiveRateDto {
 @PartnerAuth()
 @ApiProblems(
   { status: 400, description: 'A missing or malformed query parameter: not written as a JSON number, out of range, or a setup_fee not below loan_amount (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one, or an enterprise token presented with another client certificate or on the other port than it was obtained (error="invalid_token", contract §16); on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
 )
 @Controller(['api/interest-rates/2.0', 'partner/api/interest-rates/2.0'])
 export class InterestRateController {

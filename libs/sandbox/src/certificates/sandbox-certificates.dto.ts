@@ -1,16 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { INSTANT, IsInstant } from '@app/common';
 import { CERTIFICATE_VALIDITY_RANGE, PSD2_ROLES, type Psd2Role } from '@app/directory';
-import { ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
+import { IsOrganizationId, ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
 
 const VALIDITY = `ISO 8601 date-time (RFC 3339) with an offset or Z, from ${CERTIFICATE_VALIDITY_RANGE.earliest.toISOString()} to ${CERTIFICATE_VALIDITY_RANGE.latest.toISOString()} (what a certificate can state).`;
 
 /** POST /sandbox/certificates (contract §16). */
 export class IssueCertificateDto {
-  @ApiProperty({ example: 'PSDSE-FINA-12345', pattern: ORGANIZATION_ID_PATTERN.source, description: 'The organizationIdentifier: the TPP on the PSD2 routes' })
+  @ApiProperty({
+    example: 'PSDSE-FINA-12345',
+    pattern: ORGANIZATION_ID_PATTERN.source,
+    description: 'The organizationIdentifier: the TPP on the PSD2 routes. Never sha256:… (the form that names the TPP of a certificate without one, contract §16).',
+  })
   @IsString({ message: 'organization_id must be a string' })
-  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-", e.g. PSDSE-FINA-12345' })
+  @IsOrganizationId()
   organization_id: string;
 
   @ApiProperty({ enum: PSD2_ROLES, isArray: true, example: ['PSP_AI', 'PSP_PI'], description: 'The roles of the ETSI TS 119 495 QCStatement; may be empty' })
@@ -30,7 +34,7 @@ export class IssueCertificateDto {
   @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_before?: string;
 
-  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: `Valid until; one year after the sandbox clock's now when absent. Must be after not_before. ${VALIDITY}` })
+  @ApiPropertyOptional({ ...INSTANT, example: '2027-11-24T10:00:00+01:00', description: `Valid until, exclusive: from this instant on the certificate has expired (contract §6, §16); one year after the sandbox clock's now when absent. Must be after not_before. ${VALIDITY}` })
   @IsOptional()
   @IsInstant(CERTIFICATE_VALIDITY_RANGE)
   not_after?: string;

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { PSD2_ROLES, type Psd2Role } from '@app/directory';
-import { ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
+import { IsOrganizationId, ORGANIZATION_ID_PATTERN } from '../tpps/tpp.dto';
 
 /** "PSP_AI,PSP_PI" → ['PSP_AI', 'PSP_PI']; "" → []. */
 const commaList = ({ value }: { value: unknown }) =>
@@ -24,10 +24,10 @@ export class TestCertificateQueryDto {
   @ApiPropertyOptional({
     example: 'PSDSE-FINA-12345',
     pattern: ORGANIZATION_ID_PATTERN.source,
-    description: 'The organizationIdentifier that identifies the TPP; a new random one when absent.',
+    description: 'The organizationIdentifier that identifies the TPP; a new random one when absent. Never sha256:… (the form that names the TPP of a certificate without one, contract §16).',
   })
   @IsOptional()
-  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
+  @IsOrganizationId()
   organization_id?: string;
 }
 

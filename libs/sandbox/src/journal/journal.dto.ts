@@ -6,6 +6,11 @@ import { CALLER_KINDS, type CallerKind, HINT_CODES, type HintCode, INSTANT, IsIn
 export const JOURNAL_PAGE_MAX = 500;
 export const JOURNAL_PAGE_DEFAULT = 100;
 
+/** A page's cursor (contract §14): opaque, 22 characters of base64url. */
+const JOURNAL_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const JOURNAL_CURSOR_EXAMPLE = 'AAZhAsYCKkARIhD0femBFQ';
+export const JOURNAL_CURSOR_MESSAGE = 'after must be the next_after of a previous page, as it was given';
+
 /** In a query a + must be sent as %2B, else it arrives as a space. */
 const INSTANT_QUERY_FORM = 'ISO 8601 date-time (RFC 3339) with a time-zone offset or Z, e.g. 2026-11-24T09:00:00Z or 2026-11-24T10:00:00%2B01:00';
 
@@ -60,10 +65,10 @@ export class JournalQueryDto {
   @Max(JOURNAL_PAGE_MAX, { message: `limit must be an integer from 1 to ${JOURNAL_PAGE_MAX}` })
   limit?: number;
 
-  @ApiPropertyOptional({ example: '1042', description: 'The next_after of the previous page' })
+  @ApiPropertyOptional({ example: JOURNAL_CURSOR_EXAMPLE, pattern: JOURNAL_CURSOR_PATTERN.source, description: 'The next_after of the previous page, as it was given' })
   @IsOptional()
   @IsString({ message: 'after must be a single value' })
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'after must be the next_after of a previous page' })
+  @Matches(JOURNAL_CURSOR_PATTERN, { message: JOURNAL_CURSOR_MESSAGE })
   after?: string;
 }
 
@@ -96,7 +101,7 @@ export class JournalRequestDto {
     type: 'object',
     additionalProperties: true,
     description:
-      'Header names lower-cased; credentials "[redacted]"; a certificate (here, in the query or in a body) as { organization_id (absent when it names none), sha256 (of its DER) }',
+      'Header names lower-cased; the value of every header whose name holds token, secret, key, auth, password, cookie, session or signature "[redacted]" (a scheme word such as Bearer kept); Idempotency-Key as "[redacted sha256:<first 12 hex digits of its SHA-256>]"; secret parameters inside any value (autostarttoken=, access_token=, …) "[redacted]"; a certificate (here, in the query or in a body) as { organization_id (absent when it names none), sha256 (of its DER) }',
   })
   headers: Record<string, unknown>;
 
@@ -123,7 +128,7 @@ export class JournalEntryDto {
   @ApiProperty({ ...INSTANT, description: 'The sandbox clock at arrival' })
   at: string;
 
-  @ApiProperty({ ...INSTANT, description: 'The real time of arrival (what since and until compare)' })
+  @ApiProperty({ ...INSTANT, description: 'The real time of arrival, which is the order of the list (what since and until compare; `at` is the sandbox clock, which may have been moved)' })
   arrived_at: string;
 
   @ApiProperty({ example: 'POST' })
@@ -164,6 +169,10 @@ export class JournalPageDto {
   @ApiProperty({ type: JournalEntryDto, isArray: true, description: 'Newest first, in arrival order' })
   entries: JournalEntryDto[];
 
-  @ApiPropertyOptional({ example: '1042', description: 'Pass as after for the next page; absent on the last page' })
+  @ApiPropertyOptional({
+    example: JOURNAL_CURSOR_EXAMPLE,
+    pattern: JOURNAL_CURSOR_PATTERN.source,
+    description: 'Pass as after for the next page; absent on the last page. Opaque: it names the last entry\'s own place in this journal and tells nothing about other sandboxes or callers',
+  })
   next_after?: string;
 }

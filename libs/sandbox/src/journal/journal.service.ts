@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type JournalCaller, type JournalEntry, JournalRepository, instantOf, NotFound, ValidationFailed } from '@app/common';
-import { JOURNAL_PAGE_DEFAULT, type JournalEntryDto, type JournalPageDto, type JournalQueryDto } from './journal.dto';
+import { decodeJournalCursor, type JournalCaller, type JournalEntry, JournalRepository, instantOf, NotFound, ValidationFailed } from '@app/common';
+import { JOURNAL_CURSOR_MESSAGE, JOURNAL_PAGE_DEFAULT, type JournalEntryDto, type JournalPageDto, type JournalQueryDto } from './journal.dto';
 
 /** The form of an X-Request-Id (contract §14). */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -24,7 +24,7 @@ export class JournalService {
         since: query.since === undefined ? undefined : instantOf(query.since),
         until: query.until === undefined ? undefined : instantOf(query.until),
         limit: query.limit ?? JOURNAL_PAGE_DEFAULT,
-        after: query.after,
+        after: query.after === undefined ? undefined : positionOf(query.after),
       },
       own,
     );
@@ -38,6 +38,13 @@ export class JournalService {
     if (!entry) throw new NotFound(`No journal entry with request id ${requestId}.`);
     return toEntryDto(entry);
   }
+}
+
+/** The place an `after` names; 400 naming after for anything the service could not have given. */
+function positionOf(after: string) {
+  const position = decodeJournalCursor(after);
+  if (!position) throw new ValidationFailed(JOURNAL_CURSOR_MESSAGE);
+  return position;
 }
 
 function toEntryDto(entry: JournalEntry): JournalEntryDto {

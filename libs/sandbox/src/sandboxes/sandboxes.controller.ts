@@ -1,6 +1,6 @@
 import { Body, Controller, createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, getSchemaPath } from '@nestjs/swagger';
-import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SANDBOX_CLOCK_RANGE, SelfServiceIp, Idempotent } from '@app/common';
+import { ADMIN_PROBLEMS, AdminOnly, AdminOrSelfService, API_TAG, ApiInterface, ApiProblems, parseSandboxId, SANDBOX_CLOCK_RANGE, SelfServiceCaller, Idempotent } from '@app/common';
 import type { Request } from 'express';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 import { SandboxesService } from './sandboxes.service';
@@ -49,18 +49,30 @@ export class SandboxesController {
     summary: 'Create a sandbox',
     description:
       'An isolated copy of the bank\'s world with its own clock, served under `base_url` (contract §13). `admin_key` and `demo_partner_key` are shown only in this answer. ' +
-      'Operator key; with SANDBOX_SELF_SERVICE on also without any key, then at most SANDBOX_CREATE_PER_HOUR per caller IP over a sliding 60 real minutes.',
+      'Operator key; with SANDBOX_SELF_SERVICE on also without any key, then at most SANDBOX_CREATE_PER_HOUR per caller over a sliding 60 real minutes ' +
+      '(the caller is the IPv4 address, or the IPv6 /64 network; an IPv4-mapped IPv6 address is its IPv4 address, every loopback address one caller), ' +
+      'self-service creations fill at most SANDBOX_SELF_SERVICE_MAX of the sandboxes, and a self-service fixture holds at most 100 users and 1 000 accounts. ' +
+      'The answer comes once the sandbox is seeded; creations wait for no other creation\'s seeding (contract §13).',
   })
   @ApiCreatedResponse({ type: SandboxCreatedDto })
   @ApiProblems(
     ...ADMIN_PROBLEMS,
-    { status: 400, description: `A field missing or malformed, or clock.now outside the clock's range, ${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()} (VALIDATION_FAILED names it)` },
-    { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist' },
+    {
+      status: 400,
+      description: `A field missing or malformed, clock.now outside the clock's range, ${SANDBOX_CLOCK_RANGE.earliest.toISOString()} to ${SANDBOX_CLOCK_RANGE.latest.toISOString()}, or (self-service) a fixture of more than 100 users or 1 000 accounts (VALIDATION_FAILED names it)`,
+    },
+    { status: 409, code: 'SANDBOX_LIMIT_REACHED', description: 'SANDBOX_MAX sandboxes exist, or (self-service) SANDBOX_SELF_SERVICE_MAX of them were created without a key' },
     413,
-    { status: 429, code: 'RATE_LIMITED', description: 'Self-service: SANDBOX_CREATE_PER_HOUR creations from this IP within 60 minutes (Retry-After: seconds until the oldest leaves the window)' },
+    { status: 429, code: 'RATE_LIMITED', description: 'Self-service: SANDBOX_CREATE_PER_HOUR creations from this caller (IPv4 address or IPv6 /64) within 60 minutes (Retry-After: seconds until the oldest leaves the window)' },
+    {
+      status: 503,
+      code: 'CONCURRENT_CHANGES',
+      description: 'The reservation of this creation was cleared away before its seeding began (only after a stall of 10 minutes): nothing was created; send it again after Retry-After (1 s)',
+      message: 'The sandbox being created was cleared away meanwhile: create it again.',
+    },
   )
-  create(@Body() dto: CreateSandboxDto, @Origin() origin: string, @SelfServiceIp() selfServiceIp: string | null): Promise<SandboxCreatedDto> {
-    return this.service.create(dto, origin, selfServiceIp);
+  create(@Body() dto: CreateSandboxDto, @Origin() origin: string, @SelfServiceCaller() selfServiceCaller: string | null): Promise<SandboxCreatedDto> {
+    return this.service.create(dto, origin, selfServiceCaller);
   }
 
   @Get()

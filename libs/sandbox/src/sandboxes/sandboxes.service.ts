@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_SANDBOX_ID,
@@ -16,6 +16,7 @@ import {
   type SandboxRow,
   type SandboxSettings,
   UnknownSandbox,
+  ValidationFailed,
 } from '@app/common';
 import { PartnerService } from '@app/directory';
 import { DemoSeeder } from '../seed/demo-seeder';
@@ -23,6 +24,8 @@ import { SeedService } from '../seed/seed.service';
 import { CreateSandboxDto, ListSandboxesQueryDto, SandboxCreatedDto, SandboxDto, SandboxListDto } from './sandbox.dto';
 
 const DEFAULT_PAGE = 100;
+/** What a self-service fixture may hold at most (contract §13 Self-service). */
+const SELF_SERVICE_FIXTURE = { users: 100, accounts: 1000 };
 
 /** A fixture as a sandbox keeps it for its resets: its partners' keys as hashes only. */
 interface StoredFixture {
@@ -34,11 +37,15 @@ interface StoredFixture {
 /**
  * The sandbox lifecycle of contract §13: create, list, show, reset and delete. A sandbox is its
  * `sandbox` row (SandboxRegistry) and its data, seeded in its own context by the same services as
- * the default sandbox's; creation and reset are one transaction each. `origin` is the request's
- * scheme and host, for `base_url`.
+ * the default sandbox's. A creation is two transactions: a short one counts and reserves the row
+ * under the creation lock (the only thing creations share), then one seeds it and marks it ready, so
+ * no creation waits for another's seeding and no route sees a sandbox half seeded. A reset is one
+ * transaction. `origin` is the request's scheme and host, for `base_url`.
  */
 @Injectable()
 export class SandboxesService {
+  private readonly logger = new Logger(SandboxesService.name);
+
   constructor(
     private readonly db: SandboxDb,
     private readonly registry: SandboxRegistry,
@@ -50,8 +57,9 @@ export class SandboxesService {
     private readonly creations: SandboxCreationLog,
   ) {}
 
-  /** `selfServiceIp`: the caller's IP when it came without a key (rate limited); null for the operator key. */
-  async create(dto: CreateSandboxDto, origin: string, selfServiceIp: string | null = null): Promise<SandboxCreatedDto> {
+  /** `selfServiceCaller`: the caller's address (IPv4, or IPv6 /64) when it came without a key (rate limited); null for the operator key. */
+  async create(dto: CreateSandboxDto, origin: string, selfServiceCaller: string | null = null): Promise<SandboxCreatedDto> {
+    if (selfServiceCaller !== null) refuseLargeFixture(dto.fixture);
     const id = randomUUID();
     const adminKey = newSecret();
     const seedDemo = dto.seed_demo ?? true;
@@ -64,15 +72,15 @@ export class SandboxesService {
       clockFrozen: dto.clock?.frozen ?? false,
       fixture: dto.fixture ? storedFixture(dto.fixture) : null,
     };
-    const row = await SandboxContext.run(id, () =>
+    const selfService = selfServiceCaller !== null;
+    const reserved = await SandboxContext.run(id, () =>
       this.db.transaction(async () => {
-        await this.refuseOverLimit();
-        if (selfServiceIp !== null) await this.countSelfService(selfServiceIp);
-        const created = await this.registry.insert({ id, name: dto.name, adminKeyHash: hashSecret(adminKey), ...settings });
-        await this.populate(created);
-        return created;
+        await this.refuseOverLimit(selfService);
+        if (selfServiceCaller !== null) await this.countSelfService(selfServiceCaller, id);
+        return this.registry.insert({ id, name: dto.name, adminKeyHash: hashSecret(adminKey), selfService, ...settings }, true);
       }),
     );
+    const row = await this.seedReserved(reserved);
     await this.adopt(id);
     return { ...toSandboxDto(row, origin), admin_key: adminKey, ...(demoPartnerKey === undefined ? {} : { demo_partner_key: demoPartnerKey }) };
   }
@@ -137,29 +145,81 @@ export class SandboxesService {
     return SandboxContext.run(sandboxId, () => this.clock.refresh());
   }
 
-  /** SANDBOX_MAX (contract §13); the transaction-level lock makes concurrent creations count one after another. */
-  private async refuseOverLimit(): Promise<void> {
-    if ((await this.registry.countCreated(true)) >= this.config.sandboxMax) {
-      throw new DomainError('SANDBOX_LIMIT_REACHED', `This service holds its maximum of ${this.config.sandboxMax} sandboxes (SANDBOX_MAX): delete one first.`);
+  /**
+   * Seeds a reserved sandbox in a transaction of its own, outside the creation lock, and marks it
+   * ready in the same commit (contract §13: no creation waits for another's seeding). It holds the
+   * sandbox's lifecycle lock, so a reset or delete of the id (which answers 404 until then) waits for
+   * it. A seeding that fails leaves nothing: its writes roll back, and the reservation and its
+   * self-service count are taken back (a crash before that leaves a reservation the idle-sandbox job
+   * deletes after 10 minutes, SandboxRegistry.deleteIdle).
+   */
+  private async seedReserved(reserved: SandboxRow): Promise<SandboxRow> {
+    try {
+      return await SandboxContext.run(reserved.id, () =>
+        this.db.transaction(async () => {
+          await this.registry.lockLifecycle(reserved.id);
+          if (!(await this.registry.holdReservation(reserved.id))) {
+            throw new DomainError('CONCURRENT_CHANGES', 'The sandbox being created was cleared away meanwhile: create it again.', { 'Retry-After': '1' });
+          }
+          await this.populate(reserved);
+          return this.registry.markReady(reserved.id);
+        }),
+      );
+    } catch (error) {
+      await this.releaseReservation(reserved.id);
+      throw error;
+    }
+  }
+
+  /** Takes a failed creation back: its reservation and the self-service count it took, in one transaction. */
+  private async releaseReservation(sandboxId: string): Promise<void> {
+    try {
+      await SandboxContext.run(sandboxId, () =>
+        this.db.transaction(async () => {
+          await this.registry.dropReservation(sandboxId);
+          await this.creations.forget(sandboxId);
+        }),
+      );
+    } catch (error) {
+      // The database away: the idle-sandbox job deletes the reservation later; the creation's own error is what the client hears.
+      this.logger.warn({ err: error, sandbox_id: sandboxId }, 'reservation of a failed creation not released; the idle-sandbox job will');
     }
   }
 
   /**
-   * SANDBOX_CREATE_PER_HOUR per caller IP over a sliding 60 real minutes (contract §13 Self-service),
-   * under the creation lock refuseOverLimit took, so concurrent creations on every instance count
-   * one after another; a refusal rolls the transaction back, nothing written.
+   * SANDBOX_MAX, and for a self-service creation SANDBOX_SELF_SERVICE_MAX (contract §13: the operator
+   * can always create); the transaction-level lock makes concurrent creations count one after another.
    */
-  private async countSelfService(callerIp: string): Promise<void> {
-    const window = await this.creations.window(callerIp);
+  private async refuseOverLimit(selfService: boolean): Promise<void> {
+    const counts = await this.registry.countForCreation();
+    if (counts.created >= this.config.sandboxMax) {
+      throw new DomainError('SANDBOX_LIMIT_REACHED', `This service holds its maximum of ${this.config.sandboxMax} sandboxes (SANDBOX_MAX): delete one first.`);
+    }
+    if (selfService && counts.selfService >= this.config.sandboxSelfServiceMax) {
+      throw new DomainError(
+        'SANDBOX_LIMIT_REACHED',
+        `Self-service creations fill at most ${this.config.sandboxSelfServiceMax} of this service's sandboxes (SANDBOX_SELF_SERVICE_MAX), the rest are kept for the operator: delete one first.`,
+      );
+    }
+  }
+
+  /**
+   * SANDBOX_CREATE_PER_HOUR per caller (an IPv4 address or an IPv6 /64) over a sliding 60 real
+   * minutes (contract §13 Self-service), under the creation lock refuseOverLimit took, so concurrent
+   * creations on every instance count one after another; a refusal rolls the transaction back,
+   * nothing written.
+   */
+  private async countSelfService(caller: string, sandboxId: string): Promise<void> {
+    const window = await this.creations.window(caller);
     if (window.count >= this.config.sandboxCreatePerHour) {
       const retryAfter = Math.max(1, window.secondsUntilRoom);
       throw new DomainError(
         'RATE_LIMITED',
-        `This address created ${window.count} sandboxes within the last 60 minutes, the most SANDBOX_CREATE_PER_HOUR allows: retry in ${retryAfter} s.`,
+        `This address (${caller.includes('/') ? 'its /64 network' : 'counted alone'}) created ${window.count} sandboxes within the last 60 minutes, the most SANDBOX_CREATE_PER_HOUR allows: retry in ${retryAfter} s.`,
         { 'Retry-After': String(retryAfter) },
       );
     }
-    await this.creations.record(callerIp);
+    await this.creations.record(caller, sandboxId);
   }
 
   private async found(sandboxId: string): Promise<SandboxRow> {
@@ -180,9 +240,20 @@ export class SandboxesService {
     if (row.seedDemo && row.demoPartnerKeyHash) await this.demo.seedSandbox(row.demoPartnerKeyHash);
     const fixture = row.fixture as StoredFixture | null;
     if (fixture) {
-      await this.seed.load({ ...fixture, partners: [] } as Parameters<SeedService['load']>[0], undefined, 'fixture.');
+      await this.seed.loadWithin({ ...fixture, partners: [] } as Parameters<SeedService['loadWithin']>[0], 'fixture.');
       for (const partner of fixture.partners) await this.partners.ensureHashed(partner.name, partner.api_key_hash);
     }
+  }
+}
+
+/** A self-service fixture holds at most 100 users and 1 000 accounts (contract §13 Self-service), checked before anything is written. */
+function refuseLargeFixture(fixture: CreateSandboxDto['fixture']): void {
+  const users = fixture?.users ?? [];
+  const accounts = users.reduce((sum, user) => sum + (user.accounts?.length ?? 0), 0);
+  if (users.length > SELF_SERVICE_FIXTURE.users || accounts > SELF_SERVICE_FIXTURE.accounts) {
+    throw new ValidationFailed(
+      `fixture holds ${users.length} users and ${accounts} accounts; a self-service creation takes at most ${SELF_SERVICE_FIXTURE.users} users and ${SELF_SERVICE_FIXTURE.accounts} accounts (the operator key takes more).`,
+    );
   }
 }
 

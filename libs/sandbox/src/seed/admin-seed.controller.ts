@@ -16,7 +16,8 @@ export class AdminSeedController {
   @Idempotent()
   @ApiOperation({
     summary: 'Load a fixture: users with accounts, partners, TPP settings',
-    description: 'All or nothing, in one transaction. The same file loads offline with `npm run cli -- seed <file>`. Its JSON schema is SeedFixtureDto.',
+    description:
+      'All or nothing, in one transaction. A user that exists already is replaced as if new (contract §8): its accounts, their transfers and transactions, its consents and tokens go, and the fixture\'s accounts stand with their balances. The same file loads offline with `npm run cli -- seed <file>`. Its JSON schema is SeedFixtureDto.',
   })
   @ApiBody({ type: SeedFixtureDto })
   @ApiOkResponse({ type: SeedResultDto })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { NestedObjectArray, PERSONAL_NUMBER, PERSONAL_NUMBER_INPUT } from '@app/common';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
 import { CreatePartnerDto, PartnerCreatedDto } from '../partners/partner.dto';
-import { ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
+import { IsOrganizationId, ORGANIZATION_ID_PATTERN, PutTppDto, TppResponseDto } from '../tpps/tpp.dto';
 import { AccountDto } from '@app/savings';
 import { OpenAccountDto, PutUserDto } from '../users/user.dto';
 
@@ -15,7 +15,7 @@ export class SeedUserDto extends PutUserDto {
 
   @ApiPropertyOptional({
     type: [OpenAccountDto],
-    description: 'Accounts with an account_number are created or replaced (loading a fixture twice gives the same state); without one, a new account is opened each time.',
+    description: 'The user\'s accounts, exactly: a user seeded again loses its old accounts first (with their transfers and transactions), so loading a fixture twice gives the same state. Without an account_number the sandbox makes one.',
   })
   @IsOptional()
   @IsArray()
@@ -26,7 +26,7 @@ export class SeedUserDto extends PutUserDto {
 
 export class SeedTppDto extends PutTppDto {
   @ApiProperty({ example: 'PSDSE-FINA-12345', pattern: ORGANIZATION_ID_PATTERN.source, description: 'The organizationIdentifier of the TPP\'s certificate' })
-  @Matches(ORGANIZATION_ID_PATTERN, { message: 'organization_id must be 1 to 128 letters, digits, ".", "_" or "-"' })
+  @IsOrganizationId()
   organization_id: string;
 }
 
@@ -35,7 +35,11 @@ export class SeedTppDto extends PutTppDto {
  * in one transaction: all of it or nothing.
  */
 export class SeedFixtureDto {
-  @ApiPropertyOptional({ type: [SeedUserDto], description: 'Users are created or replaced (PUT semantics).' })
+  @ApiPropertyOptional({
+    type: [SeedUserDto],
+    description:
+      'Users are created, or replaced as if new (contract §8): a user seeded again loses its accounts with their transfers, recurring transfers and transactions, its consents, access and refresh tokens, pending codes and enterprise end-user tokens, its signing block, and its open eid orders (cancelled); pre-approvals and loan applications naming it stay. PUT /admin/users/{personal_number} only updates a user.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ITEMS)
@@ -64,7 +68,7 @@ export class SeededUserDto {
   @ApiProperty(PERSONAL_NUMBER)
   personal_number: string;
 
-  @ApiProperty({ description: 'false when the user existed and was replaced' })
+  @ApiProperty({ description: 'false when the user existed and was replaced as if new (contract §8)' })
   created: boolean;
 
   @ApiProperty({ type: [AccountDto] })

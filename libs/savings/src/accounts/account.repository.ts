@@ -3,6 +3,10 @@ import { returnedRows, SandboxDb } from '@app/common';
 import { AccountEntity } from './account.entity';
 import { Account } from './account';
 
+/** The account numbers of the owner `personalNumber` (an SQL expression) in the statement's sandbox (`$1`), for `… IN (accountsOwnedBy('$2'))`. */
+export const accountsOwnedBy = (personalNumber: string): string =>
+  `SELECT a.account_number FROM account a WHERE a.sandbox_id = $1 AND a.owner_personal_number = ${personalNumber}`;
+
 @Injectable()
 export class AccountRepository {
   private readonly rows = this.db.rows(AccountEntity, ['createdAt']);
@@ -35,15 +39,9 @@ export class AccountRepository {
     return this.first(result);
   }
 
-  /** Replaces name, currency and balance of an account the owner already has (fixtures reloaded). */
-  async replaceOwned(account: Account): Promise<Account | null> {
-    const result: unknown = await this.db.query(
-      `UPDATE account SET name = $4, currency = $5, balance = $6::numeric
-        WHERE sandbox_id = $1 AND account_number = $2 AND owner_personal_number = $3
-        RETURNING ${this.rows.select()}`,
-      [account.accountNumber, account.ownerPersonalNumber, account.name, account.currency, account.balance],
-    );
-    return this.first(result);
+  /** Deletes every account of the owner; what refers to them must have gone first (AccountService.forgetOwner). */
+  async deleteOwnedBy(owner: string): Promise<void> {
+    await this.db.query(`DELETE FROM account WHERE sandbox_id = $1 AND owner_personal_number = $2`, [owner]);
   }
 
   /** Every account of an owner, oldest first, with available balances: one query. */

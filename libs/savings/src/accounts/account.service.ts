@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, minorUnitsToDecimal, stockholmToday } from '@app/common';
+import { Clock, minorUnitsToDecimal, SandboxDb, stockholmToday } from '@app/common';
+import { RecurringTransferRepository } from '../recurring/recurring-transfer.repository';
+import { TransferSigningRepository } from '../signing/transfer-signing.repository';
+import { TransferRepository } from '../transfers/transfer.repository';
 import { AccountNumberTaken } from '../savings.errors';
 import { Account, OpenAccount } from './account';
 import { generateAccountNumber } from './account-number';
+import { AccountTransactionRepository } from './account-transaction.repository';
 import { AccountRepository } from './account.repository';
 
 const GENERATION_ATTEMPTS = 5;
@@ -11,7 +15,12 @@ const GENERATION_ATTEMPTS = 5;
 @Injectable()
 export class AccountService {
   constructor(
+    private readonly db: SandboxDb,
     private readonly accounts: AccountRepository,
+    private readonly entries: AccountTransactionRepository,
+    private readonly transfers: TransferRepository,
+    private readonly recurring: RecurringTransferRepository,
+    private readonly signings: TransferSigningRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -32,14 +41,19 @@ export class AccountService {
   }
 
   /**
-   * Opens the account with this number, or, if the owner already has it, sets its name, currency and
-   * balance (loading a fixture twice gives the same state). Another owner's number is 409.
+   * Contract §8, a user seeded again is as if new: the owner's accounts go, with every transfer and
+   * recurring transfer ordered from them, their transfer signings, and the entries booked on them.
+   * An entry a transfer of theirs booked on another user's account stays: it is that account's
+   * record, as its balance is. One transaction (the caller's, if open).
    */
-  async openOrReplace(owner: string, request: OpenAccount & { accountNumber: string }): Promise<Account> {
-    const balance = minorUnitsToDecimal(request.balanceMinor);
-    const account = { ownerPersonalNumber: owner, accountNumber: request.accountNumber, name: request.name, currency: request.currency, balance, availableBalance: balance };
-    const replaced = await this.accounts.replaceOwned(account);
-    return replaced ?? this.open(owner, request);
+  forgetOwner(owner: string): Promise<void> {
+    return this.db.transaction(async () => {
+      await this.signings.deleteOf(owner);
+      await this.entries.deleteOnAccountsOf(owner);
+      await this.transfers.deleteFromAccountsOf(owner);
+      await this.recurring.deleteFromAccountsOf(owner);
+      await this.accounts.deleteOwnedBy(owner);
+    });
   }
 
   listOwnedBy(owner: string): Promise<Account[]> {

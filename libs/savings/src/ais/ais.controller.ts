@@ -9,7 +9,7 @@ import { ACCOUNT_NUMBER, AMOUNT, ACCOUNT_PARAM, AMOUNT_PARAM, CURRENCY, CURRENCY
 const ACCOUNT = ACCOUNT_NUMBER('accountNumber');
 const AIS_PROBLEMS = [
   { status: 400, description: 'A malformed path segment, or PSU-IP-Address missing or malformed with a non-authenticated token (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No valid PSD2 access token, or X-PSD2-CLIENT-TEST-CERT missing or not a certificate; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'No valid PSD2 access token (unknown, expired, another TPP\'s, or presented with another client certificate or on the other port than it was obtained: contract §16), or X-PSD2-CLIENT-TEST-CERT missing, not a certificate or carrying an organization id beginning with sha256:; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   { status: 403, code: 'SCOPE_NOT_GRANTED' as const, description: 'The token lacks AIS, or the certificate lacks PSP_AI (ROLE_NOT_IN_CERTIFICATE)' },
 ];
 const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };

@@ -12,7 +12,7 @@ import { TransferCreatedDto, TransferStatusDto } from '../transfers/transfer.dto
 /** 400 and 401 of every PIS route (contract §2, §3). */
 export const PIS_INPUT_AND_CREDENTIALS = [
   { status: 400, description: 'A missing or malformed field, path segment or PSU-IP-Address (VALIDATION_FAILED names it); a transfer the rules of bank §2.7 refuse' },
-  { status: 401, description: 'No valid PSD2 access token, or X-PSD2-CLIENT-TEST-CERT missing or not a certificate; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'No valid PSD2 access token (unknown, expired, another TPP\'s, or presented with another client certificate or on the other port than it was obtained: contract §16), or X-PSD2-CLIENT-TEST-CERT missing, not a certificate or carrying an organization id beginning with sha256:; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
 ];
 export const NO_ACCOUNT = { status: 404, description: 'No such account of the user' };
 export const NO_TRANSFER = { status: 404, description: 'No such account of the user, or no such transfer of this TPP on it' };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type DueWork, returnedRows, SandboxDb } from '@app/common';
 import { RECURRING_LIFECYCLE, type RecurringStatus } from '../transfers/transfer-status';
+import { accountsOwnedBy } from '../accounts/account.repository';
 import type { TransferScope } from '../transfers/transfer.repository';
 import { RecurringTransferEntity } from './recurring-transfer.entity';
 
@@ -12,6 +13,11 @@ export class RecurringTransferRepository {
 
   async insert(recurring: RecurringTransferEntity): Promise<void> {
     await this.db.insert(RecurringTransferEntity, recurring);
+  }
+
+  /** Deletes every recurring transfer of the owner's accounts; their occurrences must have gone first. */
+  async deleteFromAccountsOf(owner: string): Promise<void> {
+    await this.db.query(`DELETE FROM recurring_transfer WHERE sandbox_id = $1 AND account_number IN (${accountsOwnedBy('$2')})`, [owner]);
   }
 
   async findInScope(referenceId: string, scope: TransferScope): Promise<RecurringTransferEntity | null> {

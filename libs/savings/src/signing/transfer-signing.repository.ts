@@ -12,6 +12,11 @@ export class TransferSigningRepository {
     await this.db.insert(TransferSigningEntity, signing);
   }
 
+  /** Deletes the person's transfer signings, applied or not (they sign only that person's transfers). */
+  async deleteOf(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM transfer_signing WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+  }
+
   async findOwned(signingId: string, personalNumber: string, tppId: string): Promise<TransferSigningEntity | null> {
     const result: unknown = await this.db.query(
       `SELECT ${this.rows.select()} FROM transfer_signing WHERE sandbox_id = $1 AND signing_id = $2 AND personal_number = $3 AND tpp_id = $4`,

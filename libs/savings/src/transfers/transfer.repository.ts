@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type DueWork, returnedRows, SandboxDb } from '@app/common';
+import { accountsOwnedBy } from '../accounts/account.repository';
 import { TransferEntity } from './transfer.entity';
 import { TRANSFER_LIFECYCLE, type TransferStatus } from './transfer-status';
 
@@ -19,6 +20,11 @@ export class TransferRepository {
   );
 
   constructor(private readonly db: SandboxDb) {}
+
+  /** Deletes every transfer ordered from the owner's accounts, in any status (recurring occurrences included). */
+  async deleteFromAccountsOf(owner: string): Promise<void> {
+    await this.db.query(`DELETE FROM transfer WHERE sandbox_id = $1 AND account_number IN (${accountsOwnedBy('$2')})`, [owner]);
+  }
 
   /** One prepared statement. */
   async insert(transfer: TransferEntity): Promise<void> {

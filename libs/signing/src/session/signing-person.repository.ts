@@ -22,6 +22,11 @@ export class SigningPersonRepository {
     return this.rows.first(result) as SigningPerson;
   }
 
+  /** The person's state goes: the next call finds none (no open order, no block), as for a new person. */
+  async delete(personalNumber: string): Promise<void> {
+    await this.db.query(`DELETE FROM signing_person WHERE sandbox_id = $1 AND personal_number = $2`, [personalNumber]);
+  }
+
   async save(person: SigningPerson): Promise<void> {
     await this.db.query(
       `UPDATE signing_person SET order_id = $3, order_kind = $4, order_ip = $5, retry_armed = $6, blocked_until = $7 WHERE sandbox_id = $1 AND personal_number = $2`,

@@ -20,7 +20,7 @@ const START_REFUSED = {
 };
 const SIGNING_PROBLEMS = [
   { status: 400, description: 'A missing or malformed field, e.g. participant_id not a UUID (VALIDATION_FAILED names it)' },
-  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one; on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
+  { status: 401, description: 'No Authorization: Bearer <partner api key or enterprise client-credentials token>, or an unknown one, or an enterprise token presented with another client certificate or on the other port than it was obtained (error="invalid_token", contract §16); on the strict-mode TLS port also CERTIFICATE_REQUIRED (no client certificate) or CERTIFICATE_INVALID (not issued by the sandbox CA, not yet valid, expired or revoked; contract §16)' },
   { status: 404, description: 'No participant with this id of this partner; on start and start/phone also one of a withdrawn loan application' },
   413,
   // Every route reads or changes the person's eid order (a start replaces an open one).

@@ -102,6 +102,15 @@ export class SigningService {
     return toCollect(order);
   }
 
+  /**
+   * Contract §8, a user seeded again is as if new: the person's contract §11 state goes (its block,
+   * the open order's kind and IP, an armed retry). Its open order is the eid engine's to cancel;
+   * participants keep their signatures, which belong to the partner's process.
+   */
+  forgetPerson(personalNumber: string): Promise<void> {
+    return this.persons.delete(personalNumber);
+  }
+
   /** 204, also when nothing is open; while the person is blocked, 409 (contract §11). */
   async cancel(participantId: string, partner: Partner): Promise<void> {
     const participant = await this.owned(participantId, partner);

@@ -73,7 +73,7 @@ function openSection(token: string | undefined, pagePath: string): SafeHtml {
     <input id="token" name="autostarttoken" required autocomplete="off" spellcheck="false" value="${token ?? ''}"
       aria-describedby="token-help">
     <p id="token-help" class="help">The <code>auto_start_token</code> / <code>autostart_token</code> of a start call, or a
-      QR string (<code>eid.…</code>) at most 5 seconds old. A launch URI <code>eid://autostarttoken=…</code> maps to
+      QR string (<code>eid.…</code>) less than 5 seconds old. A launch URI <code>eid://autostarttoken=…</code> maps to
       <code>${pagePath}?autostarttoken=…</code>.</p>
     <button type="submit">Open in the app</button>
   </form>
