@@ -38,7 +38,7 @@ export class SandboxCreationLog {
 
   /** Records one creation (of `sandboxId`) and prunes a bounded batch of rows that left the window. */
   async record(caller: string, sandboxId: string): Promise<void> {
-    await this.manager.query(`INSERT INTO sandbox_creation (caller_ip, created_at, sandbox_id) VALUES ($1, now(), $2)`, [caller, sandboxId]);
+    await this.manager.query(`INSERT INTO sandbox_creation (caller_ip, created_at, created_sandbox_id) VALUES ($1, now(), $2)`, [caller, sandboxId]);
     await this.manager.query(
       `DELETE FROM sandbox_creation WHERE ctid = ANY(ARRAY(
          SELECT ctid FROM sandbox_creation WHERE created_at <= now() - ${WINDOW} LIMIT ${PRUNE_BATCH}))`,
@@ -47,7 +47,7 @@ export class SandboxCreationLog {
 
   /** Takes back the row of a creation that did not happen after all (its seeding failed): nothing of it stays. */
   async forget(sandboxId: string): Promise<void> {
-    await this.manager.query(`DELETE FROM sandbox_creation WHERE sandbox_id = $1`, [sandboxId]);
+    await this.manager.query(`DELETE FROM sandbox_creation WHERE created_sandbox_id = $1`, [sandboxId]);
   }
 
   /** The context's transaction when one is open (the embedded database has one connection). */
